@@ -1,0 +1,300 @@
+/*
+ * lm-eval-a11y in-page probe.
+ *
+ * Evaluated after axe-core inside a Chromium isolated world that belongs to the sample's
+ * document. The page's own scripts live in the main world and cannot see or patch anything
+ * defined here: they may replace window.axe, Element.prototype.getAttribute or
+ * document.activeElement in their world, and this world still sees the real DOM.
+ *
+ * Every function returns plain JSON so the Python side never holds remote objects.
+ * Elements are handed out as small integer references that live as long as the document.
+ */
+(() => {
+  'use strict';
+  if (globalThis.__a11yProbe) {
+    return;
+  }
+  const refs = new Map();
+  const ids = new WeakMap();
+  let nextRef = 1;
+
+  const LANDMARK_ROLES = new Set([
+    'banner', 'complementary', 'contentinfo', 'form', 'main', 'navigation', 'region', 'search',
+  ]);
+  const STATE_ATTRIBUTES = [
+    'aria-expanded', 'aria-checked', 'aria-selected', 'aria-pressed', 'aria-current',
+    'aria-disabled', 'aria-hidden', 'aria-modal', 'aria-valuenow', 'aria-valuemin',
+    'aria-valuemax', 'aria-valuetext', 'aria-orientation', 'aria-controls', 'aria-haspopup',
+    'aria-activedescendant', 'aria-invalid', 'aria-required', 'aria-live', 'aria-level',
+    'aria-sort', 'aria-multiselectable', 'aria-readonly', 'aria-describedby', 'aria-labelledby',
+    'aria-label', 'aria-owns', 'aria-busy', 'aria-atomic', 'aria-setsize', 'aria-posinset',
+    'aria-rowindex', 'aria-colindex', 'aria-autocomplete', 'aria-errormessage',
+    'role', 'tabindex', 'hidden', 'inert', 'open', 'href', 'type', 'name', 'id', 'class',
+    'for', 'alt', 'title', 'lang', 'scope', 'headers', 'autocomplete', 'required', 'disabled',
+  ];
+
+  function refOf(el) {
+    if (!el) {
+      return null;
+    }
+    let id = ids.get(el);
+    if (id === undefined) {
+      id = nextRef++;
+      ids.set(el, id);
+      refs.set(id, el);
+    }
+    return id;
+  }
+
+  function element(ref) {
+    const el = refs.get(ref);
+    if (!el) {
+      throw new Error(`unknown element reference ${ref}`);
+    }
+    return el;
+  }
+
+  // axe's commons need its virtual tree; set it up for one call and always tear it down.
+  function withAxe(fn) {
+    axe.setup(document);
+    try {
+      return fn();
+    } finally {
+      axe.teardown();
+    }
+  }
+
+  function virtual(el) {
+    return axe.utils.getNodeFromTree(el);
+  }
+
+  function deepActive() {
+    let el = document.activeElement;
+    while (el && el.shadowRoot && el.shadowRoot.activeElement) {
+      el = el.shadowRoot.activeElement;
+    }
+    if (!el || el === document.body || el === document.documentElement) {
+      return null;
+    }
+    return el;
+  }
+
+  function isVisible(el) {
+    if (!el.isConnected) {
+      return false;
+    }
+    if (typeof el.checkVisibility === 'function' &&
+        !el.checkVisibility({ opacityProperty: true, visibilityProperty: true })) {
+      return false;
+    }
+    const rect = el.getBoundingClientRect();
+    return rect.width > 0 && rect.height > 0;
+  }
+
+  function isHiddenFromAT(el) {
+    if (!el.isConnected) {
+      return true;
+    }
+    for (let node = el; node; node = node.parentElement || (node.getRootNode && node.getRootNode().host)) {
+      if (node.nodeType === 1 && (node.hasAttribute('inert') || node.inert)) {
+        return true;
+      }
+    }
+    return withAxe(() => !axe.commons.dom.isVisibleToScreenReaders(virtual(el)));
+  }
+
+  function isFocusable(el) {
+    return withAxe(() => axe.commons.dom.isFocusable(el));
+  }
+
+  function roleOf(el) {
+    return withAxe(() => axe.commons.aria.getRole(el, { dpub: true }) || null);
+  }
+
+  function nameOf(el) {
+    return withAxe(() => {
+      const text = axe.commons.text.accessibleTextVirtual(virtual(el));
+      return axe.commons.text.sanitize(text || '');
+    });
+  }
+
+  function attributes(el) {
+    const out = {};
+    for (const name of STATE_ATTRIBUTES) {
+      if (el.hasAttribute(name)) {
+        out[name] = el.getAttribute(name);
+      }
+    }
+    for (const attr of el.attributes) {
+      if (attr.name.startsWith('data-') && Object.keys(out).length < 80) {
+        out[attr.name] = attr.value;
+      }
+    }
+    return out;
+  }
+
+  function properties(el) {
+    const out = {};
+    for (const name of ['checked', 'indeterminate', 'disabled', 'value', 'open', 'selectedIndex', 'readOnly', 'required']) {
+      if (name in el) {
+        const value = el[name];
+        if (['string', 'number', 'boolean'].includes(typeof value)) {
+          out[name] = typeof value === 'string' ? value.slice(0, 500) : value;
+        }
+      }
+    }
+    if (el.matches && el.tagName === 'DIALOG') {
+      out.modal = el.matches(':modal');
+    }
+    return out;
+  }
+
+  function describe(el) {
+    if (!el) {
+      return null;
+    }
+    const rect = el.getBoundingClientRect();
+    return withAxe(() => {
+      const vnode = virtual(el);
+      return {
+        ref: refOf(el),
+        tag: el.tagName.toLowerCase(),
+        role: axe.commons.aria.getRole(el, { dpub: true }) || null,
+        name: axe.commons.text.sanitize(axe.commons.text.accessibleTextVirtual(vnode) || ''),
+        text: (el.innerText || el.textContent || '').trim().replace(/\s+/g, ' ').slice(0, 500),
+        attributes: attributes(el),
+        properties: properties(el),
+        visible: isVisible(el),
+        hidden_from_at: el.closest('[inert]') !== null || !axe.commons.dom.isVisibleToScreenReaders(vnode),
+        focusable: axe.commons.dom.isFocusable(el),
+        rect: { x: rect.x, y: rect.y, width: rect.width, height: rect.height },
+        connected: el.isConnected,
+      };
+    });
+  }
+
+  function queryAll(selector, rootRef) {
+    const root = rootRef ? element(rootRef) : document;
+    return Array.from(root.querySelectorAll(selector));
+  }
+
+  function allElements() {
+    return Array.from(document.querySelectorAll('body *'));
+  }
+
+  function byRole(role) {
+    const wanted = new Set(Array.isArray(role) ? role : [role]);
+    return withAxe(() => allElements().filter((el) => wanted.has(axe.commons.aria.getRole(el, { dpub: true }))));
+  }
+
+  function headings() {
+    return withAxe(() => allElements()
+      .filter((el) => axe.commons.aria.getRole(el) === 'heading')
+      .filter((el) => axe.commons.dom.isVisibleToScreenReaders(virtual(el)))
+      .map((el) => {
+        const explicit = parseInt(el.getAttribute('aria-level') || '', 10);
+        const match = /^h([1-6])$/i.exec(el.tagName);
+        const level = Number.isFinite(explicit) && explicit > 0 ? explicit : (match ? Number(match[1]) : 2);
+        return { ref: refOf(el), level, name: axe.commons.text.sanitize(axe.commons.text.accessibleTextVirtual(virtual(el)) || '') };
+      }));
+  }
+
+  function landmarks() {
+    return withAxe(() => allElements()
+      .map((el) => ({ el, role: axe.commons.aria.getRole(el) }))
+      .filter(({ el, role }) => LANDMARK_ROLES.has(role) && axe.commons.dom.isVisibleToScreenReaders(virtual(el)))
+      .map(({ el, role }) => ({
+        ref: refOf(el),
+        role,
+        name: axe.commons.text.sanitize(axe.commons.text.accessibleTextVirtual(virtual(el)) || ''),
+      })));
+  }
+
+  function focusStyle(el) {
+    const style = getComputedStyle(el);
+    return {
+      outline: `${style.outlineStyle} ${style.outlineWidth} ${style.outlineColor}`,
+      box_shadow: style.boxShadow,
+      border: `${style.borderTopStyle} ${style.borderTopWidth} ${style.borderTopColor}`,
+      background: style.backgroundColor,
+      color: style.color,
+      text_decoration: style.textDecorationLine,
+    };
+  }
+
+  async function runAxe(options) {
+    const result = await axe.run(document, options);
+    const trim = (items) => items.map((item) => ({
+      id: item.id,
+      impact: item.impact || null,
+      tags: item.tags,
+      help: item.help,
+      description: item.description,
+      help_url: item.helpUrl,
+      nodes: item.nodes.slice(0, 50).map((node) => ({
+        html: (node.html || '').slice(0, 600),
+        target: (node.target || []).map((t) => (Array.isArray(t) ? t.join(' ') : String(t))),
+        failure_summary: (node.failureSummary || '').slice(0, 1000),
+        impact: node.impact || null,
+      })),
+      node_count: item.nodes.length,
+    }));
+    return {
+      version: result.testEngine.version,
+      violations: trim(result.violations),
+      incomplete: trim(result.incomplete),
+      passes: result.passes.map((item) => item.id),
+      inapplicable: result.inapplicable.map((item) => item.id),
+    };
+  }
+
+  globalThis.__a11yProbe = Object.freeze({
+    axeVersion: () => axe.version,
+    runAxe,
+    describe: (ref) => describe(element(ref)),
+    query: (selector, rootRef) => queryAll(selector, rootRef).map(describe),
+    byRole: (role) => byRole(role).map(describe),
+    active: () => describe(deepActive()),
+    isVisible: (ref) => isVisible(element(ref)),
+    isHiddenFromAT: (ref) => isHiddenFromAT(element(ref)),
+    isFocusable: (ref) => isFocusable(element(ref)),
+    role: (ref) => roleOf(element(ref)),
+    name: (ref) => nameOf(element(ref)),
+    contains: (outer, inner) => {
+      const a = element(outer);
+      const b = element(inner);
+      return a === b || a.contains(b);
+    },
+    activeWithin: (ref) => {
+      const active = deepActive();
+      const container = element(ref);
+      return active !== null && (container === active || container.contains(active));
+    },
+    focus: (ref) => {
+      element(ref).focus();
+      return describe(deepActive());
+    },
+    blur: () => {
+      const active = deepActive();
+      if (active) {
+        active.blur();
+      }
+      return true;
+    },
+    scrollIntoView: (ref) => {
+      element(ref).scrollIntoView({ block: 'center', inline: 'center' });
+      const rect = element(ref).getBoundingClientRect();
+      return { x: rect.x, y: rect.y, width: rect.width, height: rect.height };
+    },
+    focusStyle: (ref) => focusStyle(element(ref)),
+    headings,
+    landmarks,
+    elementCount: () => document.getElementsByTagName('*').length,
+    documentInfo: () => ({
+      title: document.title,
+      lang: document.documentElement.getAttribute('lang'),
+      element_count: document.getElementsByTagName('*').length,
+      body_text_length: (document.body ? document.body.innerText || '' : '').length,
+    }),
+  });
+})();

@@ -1,0 +1,70 @@
+"""The ``a11y-eval`` command line.
+
+Each sub-command lives in its own module under :mod:`lm_eval_a11y.commands` and exposes
+``register(subparsers)``; this file only wires them up and maps errors to exit codes:
+0 success, 1 a page failed (or a validation did), 2 usage error, 3 the environment is not ready
+(no Chromium, no axe-core) with the command that fixes it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from lm_eval_a11y import __version__
+
+EXIT_OK = 0
+EXIT_FAIL = 1
+EXIT_USAGE = 2
+EXIT_ENVIRONMENT = 3
+
+_COMMANDS: tuple[str, ...] = (
+    "lm_eval_a11y.commands.score",
+    "lm_eval_a11y.commands.doctor",
+)
+
+
+class UsageError(Exception):
+    """Bad arguments found after parsing (missing file, unknown case)."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="a11y-eval",
+        description="Evaluate the accessibility of HTML in a real browser with axe-core and behaviour checks.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for name in _COMMANDS:
+        importlib.import_module(name).register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from lm_eval_a11y.browser import ChromiumNotFoundError
+    from lm_eval_a11y.cases import CaseError
+    from lm_eval_a11y.resources import MissingResourceError
+
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        code: int = args.handler(args)
+    except UsageError as err:
+        parser.exit(EXIT_USAGE, f"a11y-eval {args.command}: error: {err}\n")
+    except CaseError as err:
+        print(f"a11y-eval {args.command}: error: {err}", file=sys.stderr)
+        return EXIT_USAGE
+    except (ChromiumNotFoundError, MissingResourceError) as err:
+        print(f"a11y-eval {args.command}: the environment is not ready: {err}", file=sys.stderr)
+        return EXIT_ENVIRONMENT
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

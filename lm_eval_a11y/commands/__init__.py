@@ -1,0 +1,1 @@
+"""Sub-commands of ``a11y-eval``; each module exposes ``register(subparsers)``."""

@@ -1,0 +1,510 @@
+"""The evaluator: render (case, html) pairs in one pooled Chromium and observe them.
+
+It owns the browser and never decides whether a sample passes (that is :mod:`scoring`).
+
+    with Evaluator(concurrency=2) as ev:
+        observations = ev.evaluate_many([(case, html), ...])
+
+Lifecycle: Chromium starts lazily on the first evaluation and stops in :meth:`close` (also
+registered with ``atexit``). Each concurrent slot has its own browser context, so a page that
+hangs its renderer cannot stall the others; contexts are replaced after ``recycle_after``
+evaluations and after any timeout or crash. Each evaluation gets a brand-new page.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import contextlib
+import hashlib
+import threading
+import time
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+from lm_eval_a11y import __version__
+from lm_eval_a11y.browser import CHROMIUM_ARGS, find_chromium
+from lm_eval_a11y.cases import Case
+from lm_eval_a11y.checks import Check, Outcome
+from lm_eval_a11y.observation import (
+    AxeFinding,
+    AxeResult,
+    CheckResult,
+    Environment,
+    Observation,
+    PageEvents,
+    Timings,
+)
+from lm_eval_a11y.resources import axe_path, probe_path
+from lm_eval_a11y.session import EventLog, ProbeError, RenderSettings, Session, Tab, findings_from_probe
+
+__all__ = ["AXE_TAGS", "AsyncEvaluator", "Evaluator", "EvaluatorSettings"]
+
+AXE_TAGS: tuple[str, ...] = ("wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice")
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class EvaluatorSettings:
+    concurrency: int = 2
+    timeout_s: float = 20.0
+    viewport: tuple[int, int] = (1280, 800)
+    recycle_after: int = 50
+    max_html_bytes: int = 3_000_000
+    settle_ms: int = 50
+    screenshots: Path | None = None
+
+    def __post_init__(self) -> None:
+        if self.concurrency < 1:
+            raise ValueError(f"concurrency must be at least 1, got {self.concurrency}")
+        if self.timeout_s <= 0:
+            raise ValueError(f"timeout_s must be positive, got {self.timeout_s}")
+        if self.recycle_after < 1:
+            raise ValueError(f"recycle_after must be at least 1, got {self.recycle_after}")
+
+
+@dataclass
+class _Slot:
+    context: Any = None
+    tab: Tab | None = None
+    uses: int = 0
+    broken: bool = False
+
+
+@dataclass
+class _Run:
+    """Mutable scratch space of one evaluation; frozen into an Observation at the end."""
+
+    events: EventLog = field(default_factory=EventLog)
+    checks: list[CheckResult] = field(default_factory=list)
+    render_ms: float = 0.0
+    axe_ms: float = 0.0
+    checks_ms: float = 0.0
+    session: Session | None = None
+    screenshot: str | None = None
+
+
+def _html_digest(html: str) -> tuple[str, int]:
+    data = html.encode("utf-8", errors="replace")
+    return hashlib.sha256(data).hexdigest(), len(data)
+
+
+def _merge_axe(runs: Sequence[tuple[str, dict[str, Any]]]) -> AxeResult:
+    """Merge the axe runs of one sample: a node counts once per rule, whatever state showed it."""
+    violations: dict[str, AxeFinding] = {}
+    incomplete: dict[str, AxeFinding] = {}
+    for state, result in runs:
+        for target, items in ((violations, result["violations"]), (incomplete, result["incomplete"])):
+            for finding in findings_from_probe(items, state):
+                known = target.get(finding.rule_id)
+                if known is None:
+                    target[finding.rule_id] = finding
+                    continue
+                seen = {n.target for n in known.nodes}
+                extra = tuple(n for n in finding.nodes if n.target not in seen)
+                if extra:
+                    target[finding.rule_id] = AxeFinding(
+                        rule_id=known.rule_id,
+                        impact=known.impact,
+                        tags=known.tags,
+                        help=known.help,
+                        help_url=known.help_url,
+                        nodes=known.nodes + extra,
+                        node_count=known.node_count + len(extra),
+                        state=known.state if known.state == state else f"{known.state},{state}",
+                    )
+    return AxeResult(
+        violations=tuple(sorted(violations.values(), key=lambda f: f.rule_id)),
+        incomplete=tuple(sorted(incomplete.values(), key=lambda f: f.rule_id)),
+        states=tuple(dict.fromkeys(state for state, _ in runs)),
+    )
+
+
+class AsyncEvaluator:
+    """The async core. Use from one event loop; :class:`Evaluator` is the thread-safe facade."""
+
+    def __init__(self, settings: EvaluatorSettings | None = None) -> None:
+        self.settings = settings or EvaluatorSettings()
+        self._axe_source = axe_path().read_text(encoding="utf-8")
+        self._probe_source = probe_path().read_text(encoding="utf-8")
+        self._playwright: Any = None
+        self._browser: Any = None
+        self._slots: asyncio.Queue[_Slot] | None = None
+        self._start_lock: asyncio.Lock | None = None
+        self._axe_version = ""
+        self._chromium_version = ""
+        self._render_settings = RenderSettings(
+            viewport=self.settings.viewport,
+            axe_source=self._axe_source,
+            probe_source=self._probe_source,
+            axe_options={
+                "runOnly": {"type": "tag", "values": list(AXE_TAGS)},
+                "resultTypes": ["violations", "incomplete"],
+            },
+            settle_ms=self.settings.settle_ms,
+        )
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def start(self) -> None:
+        if self._start_lock is None:
+            self._start_lock = asyncio.Lock()
+        async with self._start_lock:
+            if self._browser is not None and self._browser.is_connected():
+                return
+            executable = find_chromium()
+            from playwright.async_api import async_playwright
+
+            if self._playwright is None:
+                self._playwright = await async_playwright().start()
+            self._browser = await self._playwright.chromium.launch(
+                executable_path=str(executable), headless=True, args=list(CHROMIUM_ARGS)
+            )
+            self._chromium_version = self._browser.version
+            self._slots = asyncio.Queue()
+            for _ in range(self.settings.concurrency):
+                self._slots.put_nowait(_Slot())
+
+    async def close(self) -> None:
+        browser, self._browser = self._browser, None
+        playwright, self._playwright = self._playwright, None
+        if browser is not None:
+            with contextlib.suppress(Exception):  # closing a dead browser is fine
+                await asyncio.wait_for(browser.close(), 10)
+        if playwright is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(playwright.stop(), 10)
+
+    async def _restart_browser(self) -> None:
+        old, self._browser = self._browser, None
+        if old is not None:
+            with contextlib.suppress(Exception):  # it is being replaced because it misbehaved
+                await asyncio.wait_for(old.close(), 5)
+        await self.start()
+
+    async def _tab(self, slot: _Slot) -> Tab:
+        if slot.context is not None and (slot.broken or slot.uses >= self.settings.recycle_after):
+            await self._drop_context(slot)
+        if slot.context is None or slot.tab is None:
+            if self._browser is None or not self._browser.is_connected():
+                await self._restart_browser()
+            width, height = self.settings.viewport
+            slot.context = await self._browser.new_context(
+                viewport={"width": width, "height": height},
+                java_script_enabled=True,
+                service_workers="block",
+                accept_downloads=False,
+                reduced_motion="no-preference",
+            )
+            slot.tab = Tab(slot.context, self._render_settings)
+            await slot.tab.start()
+            slot.uses = 0
+            slot.broken = False
+        slot.uses += 1
+        slot.tab.events = EventLog()
+        return slot.tab
+
+    async def _drop_context(self, slot: _Slot) -> None:
+        context, slot.context, slot.tab = slot.context, None, None
+        if context is None:
+            return
+        try:
+            await asyncio.wait_for(context.close(), 5)
+        except Exception:  # noqa: BLE001 - a wedged context means a wedged browser
+            await self._restart_browser()
+
+    # ------------------------------------------------------------------ evaluation
+
+    async def evaluate(self, case: Case | None, html: str, *, name: str | None = None) -> Observation:
+        """Evaluate one page. Never raises for anything the page does; the outcome says it."""
+        await self.start()
+        assert self._slots is not None
+        digest, size = _html_digest(html)
+        if size > self.settings.max_html_bytes:
+            return self._observation(
+                case,
+                digest,
+                size,
+                _Run(),
+                "error",
+                f"the HTML is {size:,} bytes, above the limit of {self.settings.max_html_bytes:,} bytes"
+                " (max_html_bytes)",
+                0.0,
+            )
+        slot = await self._slots.get()
+        run = _Run()
+        started = time.perf_counter()
+        try:
+            tab = await self._tab(slot)
+            run.events = tab.events
+            status, error = await self._guarded(case, html, tab, run, name or digest[:12])
+            if status == "ok":
+                await self._leave(tab, slot)
+            else:
+                slot.broken = True
+        except Exception as err:  # noqa: BLE001 - infrastructure trouble becomes this sample's outcome
+            slot.broken = True
+            status, error = "error", f"evaluator failure: {type(err).__name__}: {err}"
+        finally:
+            self._slots.put_nowait(slot)
+        return self._observation(case, digest, size, run, status, error, (time.perf_counter() - started) * 1000)
+
+    async def evaluate_many(
+        self,
+        pairs: Iterable[tuple[Case | None, str]],
+        *,
+        names: Sequence[str] | None = None,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> list[Observation]:
+        """Evaluate pairs concurrently; observations come back in input order."""
+        items = list(pairs)
+        done = 0
+
+        async def one(index: int, case: Case | None, html: str) -> Observation:
+            nonlocal done
+            result = await self.evaluate(case, html, name=names[index] if names else None)
+            done += 1
+            if progress is not None:
+                progress(done, len(items))
+            return result
+
+        await self.start()
+        return list(await asyncio.gather(*(one(i, c, h) for i, (c, h) in enumerate(items))))
+
+    async def _guarded(self, case: Case | None, html: str, tab: Tab, run: _Run, name: str) -> tuple[str, str | None]:
+        work = asyncio.ensure_future(self._evaluate_in(case, html, tab, run, name))
+        work.add_done_callback(_consume)
+        try:
+            await asyncio.wait_for(asyncio.shield(work), self.settings.timeout_s)
+            return "ok", None
+        except TimeoutError:
+            work.cancel()
+            with contextlib.suppress(Exception):  # the context is replaced anyway
+                await asyncio.wait_for(tab.terminate_scripts(), 2)
+            return "timeout", self._timeout_reason(run)
+        except _PageCrashedError:
+            return "error", "the page crashed the renderer (out of memory or a renderer fault)"
+        except ProbeError as err:
+            if run.session is not None and run.session.crashed.is_set():
+                return "error", "the page crashed the renderer (out of memory or a renderer fault)"
+            return "error", f"the page could not be observed: {err}"
+        except Exception as err:  # noqa: BLE001 - Playwright raises plain Error for page faults
+            if run.session is not None and run.session.crashed.is_set():
+                return "error", "the page crashed the renderer (out of memory or a renderer fault)"
+            return "error", f"the page could not be evaluated: {type(err).__name__}: {str(err).splitlines()[0]}"
+        finally:
+            if not work.done():
+                work.cancel()
+
+    def _timeout_reason(self, run: _Run) -> str:
+        reason = f"the evaluation took longer than its budget of {self.settings.timeout_s:g} s"
+        stage = "rendering" if run.render_ms == 0 else ("running axe" if run.axe_ms == 0 else "running checks")
+        reason += f" while {stage}"
+        if run.events.dialogs:
+            reason += f"; the page opened {run.events.dialogs} dialogs"
+        if run.events.popups:
+            reason += f"; the page tried to open {run.events.popups} windows"
+        return reason
+
+    async def _evaluate_in(self, case: Case | None, html: str, tab: Tab, run: _Run, name: str) -> None:
+        session = Session(tab, html)
+        run.session = session
+        t0 = time.perf_counter()
+        await self._crash_aware(session, session.open())
+        run.render_ms = (time.perf_counter() - t0) * 1000
+        if not self._axe_version:
+            self._axe_version = str(await session.probe("axeVersion"))
+        t1 = time.perf_counter()
+        await self._crash_aware(session, session.run_axe("initial"))
+        run.axe_ms = (time.perf_counter() - t1) * 1000
+        if self.settings.screenshots is not None:
+            run.screenshot = await self._screenshot(session, name)
+        t2 = time.perf_counter()
+        for check in case.checks if case is not None else ():
+            if session.dirty:
+                await self._crash_aware(session, session.reset())
+            run.checks.append(await self._run_check(session, check))
+        run.checks_ms = (time.perf_counter() - t2) * 1000
+
+    async def _crash_aware(self, session: Session, work: Awaitable[T]) -> T:
+        task = asyncio.ensure_future(work)
+        task.add_done_callback(_consume)
+        crash = asyncio.ensure_future(session.crashed.wait())
+        try:
+            await asyncio.wait({task, crash}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            crash.cancel()
+            if not task.done():
+                task.cancel()
+        if not task.done() or (session.crashed.is_set() and task.exception() is not None):
+            raise _PageCrashedError()
+        return task.result()
+
+    async def _run_check(self, session: Session, check: Check) -> CheckResult:
+        t0 = time.perf_counter()
+        try:
+            outcome = await self._crash_aware(session, check(session))
+            if not isinstance(outcome, Outcome):
+                outcome = Outcome("error", f"the check returned {type(outcome).__name__}, not an Outcome")
+            elif outcome.status == "na" and not check.na_allowed:
+                outcome = Outcome(
+                    "fail", f"{outcome.message} (absence fails this check: it does not allow 'not applicable')"
+                )
+        except _PageCrashedError:
+            raise
+        except Exception as err:
+            if session.crashed.is_set():
+                raise _PageCrashedError() from err
+            outcome = Outcome("error", f"{type(err).__name__}: {str(err).splitlines()[0] if str(err) else ''}")
+        return CheckResult(
+            id=check.id,
+            type=check.type,
+            description=check.description,
+            outcome=outcome.status,
+            message=outcome.message,
+            duration_ms=round((time.perf_counter() - t0) * 1000, 1),
+        )
+
+    async def _screenshot(self, session: Session, name: str) -> str | None:
+        folder = self.settings.screenshots
+        assert folder is not None
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"{name}.png"
+        await session.page.screenshot(path=str(path), full_page=True, animations="disabled", caret="hide")
+        return str(path)
+
+    async def _leave(self, tab: Tab, slot: _Slot) -> None:
+        try:
+            await asyncio.wait_for(tab.blank(), 5)
+        except Exception:  # noqa: BLE001 - a page that will not leave takes its context with it
+            slot.broken = True
+
+    def _observation(
+        self, case: Case | None, digest: str, size: int, run: _Run, status: str, error: str | None, total_ms: float
+    ) -> Observation:
+        runs = run.session.axe_runs if run.session is not None else []
+        checks = list(run.checks)
+        if status != "ok" and case is not None:
+            # Checks that never ran are errors with the evaluation's reason, so every check
+            # of the case appears in every observation.
+            ran = {c.id for c in checks}
+            checks += [
+                CheckResult(c.id, c.type, c.description, "error", f"not run: {error}")
+                for c in case.checks
+                if c.id not in ran
+            ]
+        events = run.events
+        return Observation(
+            case_id=case.id if case is not None else None,
+            case_version=case.version if case is not None else None,
+            status=status,  # type: ignore[arg-type]
+            error=error,
+            html_sha256=digest,
+            html_bytes=size,
+            axe=_merge_axe(runs),
+            checks=tuple(checks),
+            environment=Environment(
+                axe_version=self._axe_version or "unknown",
+                chromium_version=self._chromium_version or "unknown",
+                viewport=self.settings.viewport,
+                axe_tags=AXE_TAGS,
+                evaluator_version=__version__,
+                timeout_s=self.settings.timeout_s,
+            ),
+            timings=Timings(
+                render_ms=round(run.render_ms, 1),
+                axe_ms=round(run.axe_ms, 1),
+                checks_ms=round(run.checks_ms, 1),
+                total_ms=round(total_ms, 1),
+            ),
+            events=PageEvents(
+                console_errors=tuple(events.console_errors),
+                page_errors=tuple(events.page_errors),
+                blocked_requests=tuple(events.blocked_requests),
+                blocked_navigations=tuple(events.blocked_navigations),
+                dialogs=events.dialogs,
+                popups=events.popups,
+            ),
+            screenshot=run.screenshot,
+        )
+
+
+class _PageCrashedError(Exception):
+    pass
+
+
+def _consume(task: asyncio.Future[Any]) -> None:
+    """Retrieve a finished task's exception so abandoned work never logs 'never retrieved'."""
+    if not task.cancelled():
+        task.exception()
+
+
+class Evaluator:
+    """Synchronous facade: runs an :class:`AsyncEvaluator` on a private event-loop thread.
+
+    Safe to call from code that has its own event loop running (a notebook, lm-eval).
+    """
+
+    def __init__(self, settings: EvaluatorSettings | None = None, **overrides: Any) -> None:
+        if overrides:
+            base = settings or EvaluatorSettings()
+            settings = EvaluatorSettings(**{**base.__dict__, **overrides})
+        self._core = AsyncEvaluator(settings)
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+        atexit.register(self.close)
+
+    @property
+    def settings(self) -> EvaluatorSettings:
+        return self._core.settings
+
+    def _submit(self, coro: Awaitable[T]) -> T:
+        with self._lock:
+            if self._loop is None:
+                loop = asyncio.new_event_loop()
+                thread = threading.Thread(target=loop.run_forever, name="lm-eval-a11y-browser", daemon=True)
+                thread.start()
+                self._loop, self._thread = loop, thread
+            loop = self._loop
+        future: Future[T] = asyncio.run_coroutine_threadsafe(coro, loop)  # type: ignore[arg-type]
+        return future.result()
+
+    def start(self) -> None:
+        """Launch Chromium now (it starts lazily otherwise); raises if it cannot."""
+        self._submit(self._core.start())
+
+    def evaluate(self, case: Case | None, html: str, *, name: str | None = None) -> Observation:
+        return self._submit(self._core.evaluate(case, html, name=name))
+
+    def evaluate_many(
+        self,
+        pairs: Iterable[tuple[Case | None, str]],
+        *,
+        names: Sequence[str] | None = None,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> list[Observation]:
+        return self._submit(self._core.evaluate_many(list(pairs), names=names, progress=progress))
+
+    def close(self) -> None:
+        with self._lock:
+            loop, thread = self._loop, self._thread
+            self._loop = self._thread = None
+        if loop is None:
+            return
+        with contextlib.suppress(Exception):  # best effort at shutdown
+            asyncio.run_coroutine_threadsafe(self._core.close(), loop).result(timeout=30)
+        loop.call_soon_threadsafe(loop.stop)
+        if thread is not None:
+            thread.join(timeout=10)
+        loop.close()
+
+    def __enter__(self) -> Evaluator:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,68 @@
+"""Where the files we ship live, in a checkout and in an installed wheel.
+
+A wheel carries them under ``lm_eval_a11y/_assets`` (see ``pyproject.toml``); a checkout (and an
+editable install) reads them from the repository folders next to the package.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+__all__ = ["MissingResourceError", "axe_path", "cases_dir", "probe_path", "tasks_dir"]
+
+_PACKAGE = Path(__file__).resolve().parent
+_ASSETS = _PACKAGE / "_assets"
+_CHECKOUT = _PACKAGE.parent
+
+
+class MissingResourceError(RuntimeError):
+    """A file the evaluator needs is not installed; the message says how to install it."""
+
+
+def _first(*candidates: Path) -> Path | None:
+    for candidate in candidates:
+        if candidate.exists():
+            return candidate
+    return None
+
+
+def axe_path() -> Path:
+    found = _first(
+        _ASSETS / "axe.min.js",
+        _CHECKOUT / "evaluator" / "node_modules" / "axe-core" / "axe.min.js",
+    )
+    if found is None:
+        raise MissingResourceError(
+            "axe-core is not installed. From the repository root run: "
+            "npm ci --prefix evaluator   (or: bash scripts/setup.sh)"
+        )
+    return found
+
+
+def probe_path() -> Path:
+    found = _first(_ASSETS / "probe.js", _CHECKOUT / "evaluator" / "probe.js")
+    if found is None:
+        raise MissingResourceError("the probe script evaluator/probe.js is missing; reinstall lm-eval-a11y")
+    return found
+
+
+def cases_dir() -> Path:
+    """The bundled cases, unless ``A11Y_CASES_DIR`` names another folder."""
+    override = os.environ.get("A11Y_CASES_DIR")
+    if override:
+        path = Path(override).expanduser()
+        if not path.is_dir():
+            raise MissingResourceError(f"A11Y_CASES_DIR={override!r} is not a directory")
+        return path
+    found = _first(_ASSETS / "test_cases", _CHECKOUT / "test_cases")
+    if found is None:
+        raise MissingResourceError("the bundled test cases are missing; reinstall lm-eval-a11y")
+    return found
+
+
+def tasks_dir() -> Path:
+    found = _first(_ASSETS / "tasks", _CHECKOUT / "tasks")
+    if found is None:
+        raise MissingResourceError("the lm-eval task folder is missing; reinstall lm-eval-a11y")
+    return found

@@ -1,0 +1,524 @@
+"""One sample's page, and the helpers checks use to drive and observe it.
+
+Everything a check reads goes through the probe in a Chromium isolated world (see
+``evaluator/probe.js``), and everything a check does goes through trusted input events (CDP
+keyboard and mouse), so a page's own scripts can neither fake what we observe nor tell our
+input apart from a person's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from playwright.async_api import BrowserContext, CDPSession, FloatRect, Page, Route
+
+from lm_eval_a11y.observation import AxeFinding, AxeNode
+
+__all__ = ["Element", "Heading", "Landmark", "ProbeError", "Session", "Tab"]
+
+_ALLOWED_SCHEMES = ("data:", "blob:", "about:")
+_MAX_EVENTS = 50
+
+
+class ProbeError(RuntimeError):
+    """The probe could not answer (bad selector, stale element, page gone)."""
+
+
+@dataclass(frozen=True)
+class Element:
+    """A snapshot of one element as assistive technology and a sighted user would meet it.
+
+    Snapshots do not update themselves: after an interaction call :meth:`Session.refresh`.
+    """
+
+    ref: int
+    tag: str
+    role: str | None
+    name: str
+    text: str
+    attributes: dict[str, str]
+    properties: dict[str, Any]
+    visible: bool
+    hidden_from_at: bool
+    focusable: bool
+    rect: dict[str, float]
+    connected: bool = True
+
+    def attr(self, name: str) -> str | None:
+        return self.attributes.get(name)
+
+    @property
+    def classes(self) -> tuple[str, ...]:
+        return tuple((self.attributes.get("class") or "").split())
+
+    def state(self, name: str) -> str | None:
+        """An ARIA state such as ``expanded``; native state (``checked``, ``open``) as fallback."""
+        value = self.attributes.get(f"aria-{name}")
+        if value is not None:
+            return value
+        native = self.properties.get(name)
+        if isinstance(native, bool):
+            return "true" if native else "false"
+        return None
+
+    def describe(self) -> str:
+        label = f"<{self.tag}"
+        if self.attributes.get("id"):
+            label += f" id={self.attributes['id']!r}"
+        if self.classes:
+            label += f" class={' '.join(self.classes)!r}"
+        label += ">"
+        return f"{label} (role {self.role or 'none'}, name {self.name!r})"
+
+
+@dataclass(frozen=True)
+class Heading:
+    ref: int
+    level: int
+    name: str
+
+
+@dataclass(frozen=True)
+class Landmark:
+    ref: int
+    role: str
+    name: str
+
+
+@dataclass
+class EventLog:
+    console_errors: list[str] = field(default_factory=list)
+    page_errors: list[str] = field(default_factory=list)
+    blocked_requests: list[str] = field(default_factory=list)
+    blocked_navigations: list[str] = field(default_factory=list)
+    dialogs: int = 0
+    popups: int = 0
+
+    @staticmethod
+    def _add(items: list[str], text: str) -> None:
+        if len(items) < _MAX_EVENTS:
+            items.append(text[:300])
+
+
+@dataclass(frozen=True)
+class RenderSettings:
+    viewport: tuple[int, int]
+    axe_source: str
+    probe_source: str
+    axe_options: dict[str, Any]
+    settle_ms: int = 50
+
+
+def _element(data: dict[str, Any]) -> Element:
+    return Element(
+        ref=int(data["ref"]),
+        tag=data["tag"],
+        role=data.get("role"),
+        name=data.get("name") or "",
+        text=data.get("text") or "",
+        attributes=dict(data.get("attributes") or {}),
+        properties=dict(data.get("properties") or {}),
+        visible=bool(data.get("visible")),
+        hidden_from_at=bool(data.get("hidden_from_at")),
+        focusable=bool(data.get("focusable")),
+        rect=dict(data.get("rect") or {}),
+        connected=bool(data.get("connected", True)),
+    )
+
+
+def findings_from_probe(items: Sequence[dict[str, Any]], state: str) -> tuple[AxeFinding, ...]:
+    return tuple(
+        AxeFinding(
+            rule_id=item["id"],
+            impact=item.get("impact"),
+            tags=tuple(item.get("tags") or ()),
+            help=item.get("help") or "",
+            help_url=item.get("help_url") or "",
+            nodes=tuple(
+                AxeNode(
+                    html=n.get("html", ""),
+                    target=tuple(n.get("target") or ()),
+                    failure_summary=n.get("failure_summary", ""),
+                    impact=n.get("impact"),
+                )
+                for n in item.get("nodes") or ()
+            ),
+            node_count=int(item.get("node_count") or 0),
+            state=state,
+        )
+        for item in items
+    )
+
+
+class Tab:
+    """The long-lived page of one evaluator slot.
+
+    Every load navigates to a new origin (``http://sample-N.a11y-eval.invalid/``) whose document
+    our request router answers with the sample's HTML. A navigation gives a fresh window, so no
+    globals, listeners or timers survive from one sample to the next, and a fresh origin gives
+    fresh storage; reusing the page keeps the renderer and its caches warm. Every other request
+    is refused before it leaves the browser.
+    """
+
+    def __init__(self, context: BrowserContext, settings: RenderSettings) -> None:
+        self._context = context
+        self.settings = settings
+        self.events = EventLog()
+        self.crashed = asyncio.Event()
+        self._page: Page | None = None
+        self._cdp: CDPSession | None = None
+        self._world: int | None = None
+        self._pending: dict[str, str] = {}
+        self._current_url = ""
+        self._loads = 0
+
+    @property
+    def page(self) -> Page:
+        if self._page is None:
+            raise ProbeError("the page is not open")
+        return self._page
+
+    async def start(self) -> None:
+        page = await self._context.new_page()
+        self._page = page
+        page.on("crash", lambda _page: self.crashed.set())
+        page.on("dialog", self._on_dialog)
+        page.on("popup", self._on_popup)
+        page.on("console", self._on_console)
+        page.on("pageerror", lambda err: EventLog._add(self.events.page_errors, str(err)))
+        await page.route("**/*", self._on_route)
+        self._cdp = await self._context.new_cdp_session(page)
+
+    async def load(self, html: str) -> None:
+        """Navigate to a fresh origin that serves ``html``, then set up the probe world."""
+        self._loads += 1
+        url = f"http://sample-{self._loads}.a11y-eval.invalid/"
+        self._pending[url] = html
+        self._current_url = url
+        self._world = None
+        try:
+            await self.page.goto(url, wait_until="load")
+        finally:
+            self._pending.pop(url, None)
+        await self._attach_world()
+
+    async def blank(self) -> None:
+        """Leave the sample's document so its timers stop using the CPU between samples."""
+        self._world = None
+        self._current_url = "about:blank"
+        await self.page.goto("about:blank")
+
+    async def close(self) -> None:
+        page, self._page = self._page, None
+        self._world = None
+        if page is not None and not page.is_closed():
+            await page.close(run_before_unload=False)
+
+    async def terminate_scripts(self) -> None:
+        """Interrupt a page script that never returns (``while (true) {}``)."""
+        if self._cdp is not None:
+            await self._cdp.send("Runtime.terminateExecution")
+
+    async def _attach_world(self) -> None:
+        assert self._cdp is not None
+        tree = await self._cdp.send("Page.getFrameTree")
+        frame_id = tree["frameTree"]["frame"]["id"]
+        world = await self._cdp.send(
+            "Page.createIsolatedWorld",
+            {"frameId": frame_id, "worldName": "lm-eval-a11y", "grantUniveralAccess": False},
+        )
+        self._world = int(world["executionContextId"])
+        await self.evaluate(self.settings.axe_source + "\n;\n" + self.settings.probe_source, await_promise=False)
+
+    async def evaluate(self, expression: str, *, await_promise: bool = True) -> Any:
+        if self._cdp is None or self._world is None:
+            raise ProbeError("the page is not open")
+        reply = await self._cdp.send(
+            "Runtime.evaluate",
+            {
+                "expression": expression,
+                "contextId": self._world,
+                "awaitPromise": await_promise,
+                "returnByValue": True,
+                "userGesture": False,
+            },
+        )
+        if "exceptionDetails" in reply:
+            details = reply["exceptionDetails"]
+            text = (details.get("exception") or {}).get("description") or details.get("text") or "unknown error"
+            raise ProbeError(text.splitlines()[0])
+        return (reply.get("result") or {}).get("value")
+
+    async def _on_route(self, route: Route) -> None:
+        request = route.request
+        url = request.url
+        if url.startswith(_ALLOWED_SCHEMES):
+            await route.continue_()
+            return
+        html = self._pending.get(url)
+        if html is not None:
+            await route.fulfill(status=200, content_type="text/html; charset=utf-8", body=html)
+            return
+        if request.is_navigation_request() and request.frame.parent_frame is None:
+            # A 204 answer cancels the navigation and leaves the sample's document in place.
+            EventLog._add(self.events.blocked_navigations, url)
+            await route.fulfill(status=204, body="")
+            return
+        EventLog._add(self.events.blocked_requests, url)
+        await route.abort("blockedbyclient")
+
+    async def _on_dialog(self, dialog: Any) -> None:
+        self.events.dialogs += 1
+        with contextlib.suppress(Exception):  # the page may be closing
+            # Accepting beforeunload lets our own navigation to the next sample go ahead.
+            if dialog.type == "beforeunload":
+                await dialog.accept()
+            else:
+                await dialog.dismiss()
+
+    async def _on_popup(self, popup: Page) -> None:
+        self.events.popups += 1
+        with contextlib.suppress(Exception):  # the popup may close itself
+            await popup.close(run_before_unload=False)
+
+    def _on_console(self, message: Any) -> None:
+        if message.type == "error":
+            EventLog._add(self.events.console_errors, message.text)
+
+
+class Session:
+    """One sample on a :class:`Tab`. Checks receive it; the evaluator owns its lifecycle."""
+
+    def __init__(self, tab: Tab, html: str) -> None:
+        self._tab = tab
+        self._html = html
+        self._settings = tab.settings
+        self._dirty = False
+        self.axe_runs: list[tuple[str, dict[str, Any]]] = []
+
+    @property
+    def page(self) -> Page:
+        return self._tab.page
+
+    @property
+    def crashed(self) -> asyncio.Event:
+        return self._tab.crashed
+
+    @property
+    def dirty(self) -> bool:
+        """True once a check interacted with the page; the next check then gets a fresh one."""
+        return self._dirty
+
+    async def open(self) -> None:
+        self._dirty = False
+        await self._tab.load(self._html)
+        await self.settle(self._settings.settle_ms)
+
+    async def _evaluate(self, expression: str, *, await_promise: bool = True) -> Any:
+        return await self._tab.evaluate(expression, await_promise=await_promise)
+
+    async def probe(self, function: str, *args: Any) -> Any:
+        """Call one probe function in the isolated world with JSON arguments."""
+        arguments = ", ".join(json.dumps(a) for a in args)
+        return await self._evaluate(f"globalThis.__a11yProbe.{function}({arguments})")
+
+    async def run_axe(self, state: str) -> dict[str, Any]:
+        result: dict[str, Any] = await self.probe("runAxe", self._settings.axe_options)
+        self.axe_runs.append((state, result))
+        return result
+
+    # ---------------------------------------------------------------- state control (checks)
+
+    async def reset(self) -> None:
+        """Return to the page as first rendered: a fresh document and origin, the same HTML."""
+        await self.open()
+
+    async def axe(self, state: str) -> int:
+        """Run axe in the state the page is in now; its findings join the sample's axe result.
+
+        Returns the number of WCAG failure nodes found in this state, for a check that wants it.
+        """
+        label = state.strip() or "state"
+        result = await self.run_axe(label)
+        return sum(v["node_count"] for v in result["violations"] if "best-practice" not in v["tags"])
+
+    async def settle(self, ms: int | None = None) -> None:
+        """Let the page react: two animation frames, then a short timer."""
+        delay = self._settings.settle_ms if ms is None else ms
+        await self._evaluate(
+            "new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => "
+            f"setTimeout(() => resolve(true), {int(delay)}))))"
+        )
+
+    async def wait(self, ms: int) -> None:
+        await asyncio.sleep(ms / 1000)
+
+    # ---------------------------------------------------------------- finding things
+
+    async def find(self, selector: str, within: Element | None = None) -> Element | None:
+        found = await self.find_all(selector, within)
+        return found[0] if found else None
+
+    async def find_all(self, selector: str, within: Element | None = None) -> list[Element]:
+        items = await self.probe("query", selector, within.ref if within else None)
+        return [_element(item) for item in items]
+
+    async def by_role(self, role: str | Sequence[str], name: str | None = None) -> list[Element]:
+        roles = [role] if isinstance(role, str) else list(role)
+        items = [_element(item) for item in await self.probe("byRole", roles)]
+        if name is not None:
+            wanted = name.strip().lower()
+            items = [e for e in items if wanted in e.name.lower()]
+        return items
+
+    async def refresh(self, element: Element) -> Element:
+        return _element(await self.probe("describe", element.ref))
+
+    async def active(self) -> Element | None:
+        """The focused element (through shadow roots), or None when focus is on the body."""
+        data = await self.probe("active")
+        return None if data is None else _element(data)
+
+    async def is_active(self, element: Element) -> bool:
+        current = await self.active()
+        return current is not None and current.ref == element.ref
+
+    async def focus_within(self, container: Element) -> bool:
+        return bool(await self.probe("activeWithin", container.ref))
+
+    async def contains(self, outer: Element, inner: Element) -> bool:
+        return bool(await self.probe("contains", outer.ref, inner.ref))
+
+    async def is_hidden_from_at(self, element: Element) -> bool:
+        """Whether assistive technology cannot reach it: display:none, hidden, aria-hidden, inert."""
+        return bool(await self.probe("isHiddenFromAT", element.ref))
+
+    async def is_visible(self, element: Element) -> bool:
+        return bool(await self.probe("isVisible", element.ref))
+
+    async def headings(self) -> list[Heading]:
+        return [Heading(int(h["ref"]), int(h["level"]), h["name"]) for h in await self.probe("headings")]
+
+    async def landmarks(self) -> list[Landmark]:
+        return [Landmark(int(m["ref"]), m["role"], m["name"]) for m in await self.probe("landmarks")]
+
+    async def document_info(self) -> dict[str, Any]:
+        info: dict[str, Any] = await self.probe("documentInfo")
+        return info
+
+    # ---------------------------------------------------------------- acting like a user
+
+    async def press(self, key: str, *, settle: bool = True) -> Element | None:
+        """Press a key (Playwright key names: ``Tab``, ``Shift+Tab``, ``Enter``, ``ArrowDown``...)
+        and return where focus is afterwards."""
+        self._dirty = True
+        await self.page.keyboard.press(key)
+        if settle:
+            await self.settle()
+        return await self.active()
+
+    async def type_text(self, text: str) -> None:
+        self._dirty = True
+        await self.page.keyboard.type(text)
+        await self.settle()
+
+    async def focus(self, element: Element) -> Element | None:
+        """Move focus programmatically, as a starting point for keyboard steps."""
+        self._dirty = True
+        data = await self.probe("focus", element.ref)
+        return None if data is None else _element(data)
+
+    async def blur(self) -> None:
+        self._dirty = True
+        await self.probe("blur")
+
+    async def click(self, element: Element) -> None:
+        """Click the middle of the element with the mouse, as a person would (no DOM shortcut)."""
+        self._dirty = True
+        rect = await self.probe("scrollIntoView", element.ref)
+        if not rect or rect["width"] <= 0 or rect["height"] <= 0:
+            raise ProbeError(f"{element.describe()} has no size on screen and cannot be clicked")
+        await self.page.mouse.click(rect["x"] + rect["width"] / 2, rect["y"] + rect["height"] / 2)
+        await self.settle()
+
+    async def tab_sequence(self, max_stops: int = 40, *, backwards: bool = False) -> list[Element]:
+        """Tab through the page from the top and list each stop until focus leaves or wraps."""
+        self._dirty = True
+        await self.probe("blur")
+        await self._evaluate("window.scrollTo(0, 0), true")
+        stops: list[Element] = []
+        seen: set[int] = set()
+        key = "Shift+Tab" if backwards else "Tab"
+        for _ in range(max_stops):
+            await self.page.keyboard.press(key)
+            await self.settle(0)
+            current = await self.active()
+            if current is None or current.ref in seen:
+                break
+            seen.add(current.ref)
+            stops.append(current)
+        return stops
+
+    async def tab_to(self, element: Element, max_stops: int = 60) -> bool:
+        """Press Tab from the top of the page until ``element`` has focus; False if it never does."""
+        self._dirty = True
+        await self.probe("blur")
+        await self._evaluate("window.scrollTo(0, 0), true")
+        seen: set[int] = set()
+        for _ in range(max_stops):
+            await self.page.keyboard.press("Tab")
+            await self.settle(0)
+            current = await self.active()
+            if current is None:
+                continue
+            if current.ref == element.ref or await self.contains(element, current):
+                return True
+            if current.ref in seen:
+                return False
+            seen.add(current.ref)
+        return False
+
+    async def focus_trapped(self, container: Element, presses: int = 12) -> tuple[bool, str]:
+        """Press Tab and then Shift+Tab repeatedly; report whether focus ever left the container."""
+        self._dirty = True
+        for key in ("Tab", "Shift+Tab"):
+            for step in range(presses):
+                await self.page.keyboard.press(key)
+                await self.settle(0)
+                if not await self.focus_within(container):
+                    where = await self.active()
+                    place = where.describe() if where else "the page body"
+                    return False, f"after {step + 1} x {key} focus was on {place}, outside the container"
+        return True, f"focus stayed inside for {presses} x Tab and {presses} x Shift+Tab"
+
+    async def has_visible_focus_indicator(self, element: Element) -> tuple[bool, str]:
+        """Compare pixels of the element's area focused by keyboard and unfocused.
+
+        Focus must already be on the element (reach it with :meth:`press` so ``:focus-visible``
+        applies). Any visible change counts: outline, ring, shadow, background, underline.
+        """
+        if not await self.is_active(element):
+            return False, f"{element.describe()} is not focused"
+        rect = await self.probe("scrollIntoView", element.ref)
+        viewport = self._settings.viewport
+        pad = 6
+        x = max(rect["x"] - pad, 0)
+        y = max(rect["y"] - pad, 0)
+        width = min(rect["width"] + 2 * pad, viewport[0] - x)
+        height = min(rect["height"] + 2 * pad, viewport[1] - y)
+        if width <= 0 or height <= 0:
+            return False, f"{element.describe()} is not on screen"
+        clip: FloatRect = {"x": x, "y": y, "width": width, "height": height}
+        focused = await self.page.screenshot(clip=clip, animations="disabled", caret="hide")
+        await self.probe("blur")
+        await self.settle(0)
+        unfocused = await self.page.screenshot(clip=clip, animations="disabled", caret="hide")
+        await self.probe("focus", element.ref)
+        if focused == unfocused:
+            return False, f"{element.describe()} looks the same focused and unfocused"
+        return True, f"{element.describe()} changes visibly when focused"

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# The one test command: set up (quick when already done), then lint, type-check and run pytest
+# against real Chromium and real axe-core. Extra arguments go to pytest.
+#   A11Y_SLOW=1 bash scripts/test.sh   also runs the real-model end-to-end test
+set -euo pipefail
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$repo"
+bash scripts/setup.sh
+venv="${A11Y_VENV:-$repo/.venv}"
+echo "[test] ruff"
+"$venv/bin/ruff" check .
+echo "[test] mypy"
+"$venv/bin/mypy"
+echo "[test] pytest"
+"$venv/bin/pytest" "$@"

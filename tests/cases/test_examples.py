@@ -1,0 +1,59 @@
+"""Every case's own example pages, evaluated in the real browser: one item per (example, check).
+
+The examples are evidence that each check accepts correct pages and rejects broken ones; if an
+observed outcome differs from the expectation written in the page, either the check or the page
+is wrong, and every published number with it.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+
+from lm_eval_a11y.cases import Case, Example, load_cases, load_examples
+from lm_eval_a11y.evaluator import Evaluator
+from lm_eval_a11y.observation import Observation
+from lm_eval_a11y.scoring import score_observation
+
+CASES = load_cases()
+EXAMPLES: list[tuple[Case, Example]] = [(case, ex) for case in CASES for ex in load_examples(case)]
+
+
+@cache
+def _all_observations(evaluator: Evaluator) -> dict[str, Observation]:
+    observations = evaluator.evaluate_many([(case, ex.html) for case, ex in EXAMPLES])
+    return {f"{case.id}/{ex.name}": obs for (case, ex), obs in zip(EXAMPLES, observations, strict=False)}
+
+
+@pytest.fixture(scope="module")
+def observations(evaluator: Evaluator) -> dict[str, Observation]:
+    return _all_observations(evaluator)
+
+
+CHECK_ITEMS = [
+    pytest.param(case, ex, check_id, expected, id=f"{case.id}/{ex.name}/{check_id}")
+    for case, ex in EXAMPLES
+    for check_id, expected in ex.assertions
+]
+
+
+@pytest.mark.parametrize(("case", "example", "check_id", "expected"), CHECK_ITEMS)
+def test_check_outcome(
+    observations: dict[str, Observation], case: Case, example: Example, check_id: str, expected: str
+) -> None:
+    obs = observations[f"{case.id}/{example.name}"]
+    assert obs.status == "ok", f"evaluation {obs.status}: {obs.error}"
+    result = {c.id: c for c in obs.checks}[check_id]
+    assert result.outcome == expected, f"{check_id}: expected {expected}, got {result.outcome}: {result.message}"
+
+
+@pytest.mark.parametrize(("case", "example"), [pytest.param(c, e, id=f"{c.id}/{e.name}") for c, e in EXAMPLES])
+def test_axe_rules_and_verdict(observations: dict[str, Observation], case: Case, example: Example) -> None:
+    obs = observations[f"{case.id}/{example.name}"]
+    failing = tuple(sorted({f.rule_id for f in obs.axe.wcag_failures}))
+    assert failing == example.axe_rules, "\n".join(
+        f"{f.rule_id}: {[n.html for n in f.nodes]}" for f in obs.axe.wcag_failures
+    )
+    verdict = "pass" if score_observation(obs).passed else "fail"
+    assert verdict == example.verdict, score_observation(obs).reasons
