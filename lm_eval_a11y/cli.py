@@ -23,6 +23,7 @@ EXIT_ENVIRONMENT = 3
 _COMMANDS: tuple[str, ...] = (
     "lm_eval_a11y.commands.score",
     "lm_eval_a11y.commands.doctor",
+    "lm_eval_a11y.commands.cases",
 )
 
 

@@ -1,0 +1,346 @@
+"""``a11y-eval cases list|validate``: what the suite holds, and proof that its checks are right.
+
+``validate`` renders every example page of the selected cases with the real evaluator and compares
+each observed check outcome, the set of failing axe WCAG rules and the verdict with what the page
+says it expects. A mismatch means either the check or the page is wrong, and with it every number
+the benchmark publishes, so the command exits 1 on any mismatch (and on any flaky example when
+``--repeat`` asks for several runs).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from lm_eval_a11y.cases import Case, Example, get_case, load_cases, load_examples
+from lm_eval_a11y.cli import EXIT_FAIL, EXIT_OK, UsageError
+from lm_eval_a11y.observation import Observation
+from lm_eval_a11y.scoring import score_observation
+
+AXE_COLUMN = "axe"
+VERDICT_COLUMN = "verdict"
+
+
+def register(sub: Any) -> None:
+    parser = sub.add_parser(
+        "cases",
+        help="list the test cases or validate them against their example pages",
+        description="Inspect the test-case suite.",
+    )
+    actions = parser.add_subparsers(dest="action", metavar="ACTION")
+    actions.required = True
+
+    listing = actions.add_parser(
+        "list",
+        help="show every case with its category, tags, WCAG criteria and check counts",
+        description="Show every case with its category, tags, WCAG criteria, number of checks and examples.",
+    )
+    listing.add_argument("--json", action="store_true", help="print one JSON document instead of a table")
+    listing.set_defaults(handler=run_list)
+
+    validate = actions.add_parser(
+        "validate",
+        help="evaluate every example page and compare the outcomes with its expectations",
+        description=(
+            "Render each example page of the selected cases (all cases by default) in Chromium, run axe-core "
+            "and the case's checks, and compare every check outcome, the failing axe WCAG rules and the verdict "
+            "with the expectations the page carries. Exit code 0 when everything matches, 1 otherwise."
+        ),
+    )
+    validate.add_argument("ids", nargs="*", metavar="ID", help="case ids to validate (default: all)")
+    validate.add_argument(
+        "--repeat", type=int, default=1, metavar="N", help="evaluate each example N times and report flaky ones"
+    )
+    validate.add_argument("--json", action="store_true", help="print one JSON document instead of tables")
+    validate.add_argument("--timeout", type=float, default=20.0, metavar="S", help="time budget per page (default 20)")
+    validate.add_argument("--concurrency", type=int, default=2, metavar="N", help="pages evaluated at once (default 2)")
+    validate.set_defaults(handler=run_validate)
+
+
+# ---------------------------------------------------------------------------------------- list
+
+
+def _example_count(case: Case) -> int | None:
+    """Number of examples, or None when they do not load (so one broken case does not hide the rest)."""
+    from lm_eval_a11y.cases import CaseError
+
+    try:
+        return len(load_examples(case))
+    except CaseError:
+        return None
+
+
+def case_summary(case: Case) -> dict[str, Any]:
+    examples = _example_count(case)
+    return {
+        "id": case.id,
+        "title": case.title,
+        "version": case.version,
+        "category": case.category,
+        "tags": list(case.tags),
+        "apg_pattern": case.apg_pattern,
+        "wcag": list(case.wcag),
+        "requirement_checks": sum(c.type == "R" for c in case.checks),
+        "best_practice_checks": sum(c.type == "BP" for c in case.checks),
+        "examples": examples,
+    }
+
+
+def run_list(args: argparse.Namespace) -> int:
+    rows = [case_summary(case) for case in load_cases()]
+    if args.json:
+        json.dump({"cases": rows}, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+        return EXIT_OK
+    table = [
+        [
+            row["id"],
+            row["category"],
+            ", ".join(t for t in row["tags"] if t != row["category"]),
+            ", ".join(row["wcag"]),
+            str(row["requirement_checks"]),
+            str(row["best_practice_checks"]),
+            "invalid" if row["examples"] is None else str(row["examples"]),
+        ]
+        for row in rows
+    ]
+    print(_format_table(["id", "category", "tags", "wcag", "R", "BP", "examples"], table))
+    print(f"{len(rows)} case(s)")
+    return EXIT_OK
+
+
+# ------------------------------------------------------------------------------------ validate
+
+
+@dataclass(frozen=True)
+class RunOutcome:
+    """What one evaluation of an example showed, reduced to what its expectations speak about."""
+
+    checks: tuple[tuple[str, str], ...]
+    axe_rules: tuple[str, ...]
+    verdict: str
+    status: str
+    error: str | None
+
+    @classmethod
+    def of(cls, obs: Observation) -> RunOutcome:
+        return cls(
+            checks=tuple((c.id, c.outcome) for c in obs.checks),
+            axe_rules=tuple(sorted({f.rule_id for f in obs.axe.wcag_failures})),
+            verdict="pass" if score_observation(obs).passed else "fail",
+            status=obs.status,
+            error=obs.error,
+        )
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    column: str
+    expected: str
+    observed: str
+    message: str
+
+
+@dataclass(frozen=True)
+class ExampleResult:
+    case_id: str
+    example: str
+    expected: RunOutcome
+    observed: RunOutcome
+    mismatches: tuple[Mismatch, ...]
+    flaky_runs: tuple[RunOutcome, ...]
+
+    @property
+    def ok(self) -> bool:
+        return not self.mismatches and not self.flaky_runs
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "case": self.case_id,
+            "example": self.example,
+            "ok": self.ok,
+            "status": self.observed.status,
+            "error": self.observed.error,
+            "expected": {
+                "checks": dict(self.expected.checks),
+                "axe_rules": list(self.expected.axe_rules),
+                "verdict": self.expected.verdict,
+            },
+            "observed": {
+                "checks": dict(self.observed.checks),
+                "axe_rules": list(self.observed.axe_rules),
+                "verdict": self.observed.verdict,
+            },
+            "mismatches": [m.__dict__ for m in self.mismatches],
+            "flaky": bool(self.flaky_runs),
+            "other_runs": [
+                {"checks": dict(r.checks), "axe_rules": list(r.axe_rules), "verdict": r.verdict}
+                for r in self.flaky_runs
+            ],
+        }
+
+
+def compare(case: Case, example: Example, runs: Sequence[Observation]) -> ExampleResult:
+    """Compare the first run with the example's expectations and the other runs with the first."""
+    first = runs[0]
+    observed = RunOutcome.of(first)
+    messages = {c.id: c.message for c in first.checks}
+    observed_checks = dict(observed.checks)
+    mismatches: list[Mismatch] = []
+    for check in case.checks:
+        want = dict(example.assertions)[check.id]
+        got = observed_checks.get(check.id, "missing")
+        if got != want:
+            message = messages.get(check.id) or (first.error or "the check did not run")
+            mismatches.append(Mismatch(check.id, want, got, message))
+    if observed.axe_rules != example.axe_rules:
+        details = "; ".join(
+            f"{f.rule_id} on {', '.join(n.html[:60] for n in f.nodes[:2])}" for f in first.axe.wcag_failures
+        )
+        mismatches.append(
+            Mismatch(
+                AXE_COLUMN,
+                ",".join(example.axe_rules) or "none",
+                ",".join(observed.axe_rules) or "none",
+                details or "axe reported no WCAG failures",
+            )
+        )
+    if observed.verdict != example.verdict:
+        reasons = "; ".join(score_observation(first).reasons) or "every requirement passed and axe was clean"
+        mismatches.append(Mismatch(VERDICT_COLUMN, example.verdict, observed.verdict, reasons))
+    expected = RunOutcome(
+        checks=tuple((c.id, dict(example.assertions)[c.id]) for c in case.checks),
+        axe_rules=example.axe_rules,
+        verdict=example.verdict,
+        status="ok",
+        error=None,
+    )
+    others = tuple(RunOutcome.of(obs) for obs in runs[1:])
+    flaky = tuple(r for r in others if _signature(r) != _signature(observed))
+    return ExampleResult(case.id, example.name, expected, observed, tuple(mismatches), flaky)
+
+
+def _signature(run: RunOutcome) -> tuple[Any, ...]:
+    return (run.checks, run.axe_rules, run.verdict, run.status)
+
+
+def validate(
+    cases: Sequence[Case], *, repeat: int = 1, timeout_s: float = 20.0, concurrency: int = 2
+) -> list[ExampleResult]:
+    """Evaluate every example of ``cases`` ``repeat`` times with one pooled evaluator."""
+    from lm_eval_a11y.evaluator import Evaluator, EvaluatorSettings
+
+    items = [(case, example) for case in cases for example in load_examples(case)]
+    pairs = [(case, example.html) for case, example in items for _ in range(repeat)]
+    names = [f"{case.id}-{example.name}-{run}" for case, example in items for run in range(repeat)]
+    settings = EvaluatorSettings(concurrency=concurrency, timeout_s=timeout_s)
+    with Evaluator(settings) as evaluator:
+        observations = evaluator.evaluate_many(pairs, names=names)
+    return [
+        compare(case, example, observations[index * repeat : (index + 1) * repeat])
+        for index, (case, example) in enumerate(items)
+    ]
+
+
+def run_validate(args: argparse.Namespace) -> int:
+    if args.repeat < 1:
+        raise UsageError("--repeat must be at least 1")
+    if args.concurrency < 1 or args.timeout <= 0:
+        raise UsageError("--concurrency must be at least 1 and --timeout positive")
+    cases = [get_case(case_id) for case_id in dict.fromkeys(args.ids)] if args.ids else list(load_cases())
+    results = validate(cases, repeat=args.repeat, timeout_s=args.timeout, concurrency=args.concurrency)
+    ok = all(r.ok for r in results)
+    summary = _summary(cases, results, args.repeat)
+    if args.json:
+        doc = {"ok": ok, "summary": summary, "examples": [r.to_dict() for r in results]}
+        json.dump(doc, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        for case in cases:
+            print(format_case(case, [r for r in results if r.case_id == case.id]))
+            print()
+        print(
+            f"{'OK' if ok else 'FAILED'}: {summary['cases']} case(s), {summary['examples']} example(s), "
+            f"{summary['comparisons']} comparison(s), {summary['mismatches']} mismatch(es) in "
+            f"{summary['examples_with_mismatches']} example(s), {summary['flaky']} flaky example(s)"
+            + (f" over {args.repeat} runs each" if args.repeat > 1 else "")
+        )
+    return EXIT_OK if ok else EXIT_FAIL
+
+
+def _summary(cases: Sequence[Case], results: Sequence[ExampleResult], repeat: int) -> dict[str, int]:
+    per_example = {c.id: len(c.checks) + 2 for c in cases}
+    return {
+        "cases": len(cases),
+        "examples": len(results),
+        "repeat": repeat,
+        "comparisons": sum(per_example[r.case_id] for r in results),
+        "mismatches": sum(len(r.mismatches) for r in results),
+        "examples_with_mismatches": sum(bool(r.mismatches) for r in results),
+        "flaky": sum(bool(r.flaky_runs) for r in results),
+    }
+
+
+def _cell(observed: str, expected: str) -> str:
+    return observed if observed == expected else f"X {observed} (want {expected})"
+
+
+def format_case(case: Case, results: Sequence[ExampleResult]) -> str:
+    """One table per case: a row per example, a column per check, then axe rules and verdict.
+
+    A matching cell shows the observed outcome; a mismatch reads ``X <observed> (want <expected>)``
+    and is explained under the table with the check's own message.
+    """
+    checks = list(case.checks)
+    header = ["example", *[f"{i + 1}:{c.type}" for i, c in enumerate(checks)], AXE_COLUMN, VERDICT_COLUMN, "result"]
+    rows = []
+    for r in results:
+        observed = dict(r.observed.checks)
+        expected = dict(r.expected.checks)
+        cells = [_cell(observed.get(c.id, "missing"), expected[c.id]) for c in checks]
+        axe_observed = ",".join(r.observed.axe_rules) or "-"
+        axe_expected = ",".join(r.expected.axe_rules) or "-"
+        status = "ok" if r.ok else ("MISMATCH" if r.mismatches else "FLAKY")
+        if r.mismatches and r.flaky_runs:
+            status = "MISMATCH+FLAKY"
+        rows.append(
+            [
+                r.example,
+                *cells,
+                _cell(axe_observed, axe_expected),
+                _cell(r.observed.verdict, r.expected.verdict),
+                status,
+            ]
+        )
+    lines = [f"== {case.id} ({case.category}; {len(results)} example(s))"]
+    lines.append(_format_table(header, rows))
+    lines.append("checks: " + "  ".join(f"{i + 1}={c.id}" for i, c in enumerate(checks)))
+    for r in results:
+        if r.observed.status != "ok":
+            lines.append(f"  ! {r.example}: evaluation {r.observed.status}: {r.observed.error}")
+        for m in r.mismatches:
+            lines.append(f"  X {r.example} / {m.column}: expected {m.expected}, observed {m.observed}: {m.message}")
+        for index, run in enumerate(r.flaky_runs):
+            differing = [cid for cid, outcome in run.checks if dict(r.observed.checks).get(cid) != outcome]
+            if run.axe_rules != r.observed.axe_rules:
+                differing.append(AXE_COLUMN)
+            if run.verdict != r.observed.verdict:
+                differing.append(VERDICT_COLUMN)
+            lines.append(
+                f"  ~ {r.example}: another run (#{index + 1} of those that differ) disagreed with the first on "
+                f"{', '.join(differing) or 'the evaluation status'}"
+            )
+    return "\n".join(lines)
+
+
+def _format_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    widths = [max(len(str(row[i])) for row in [header, *rows]) for i in range(len(header))]
+    out = ["  ".join(str(h).ljust(w) for h, w in zip(header, widths, strict=True)).rstrip()]
+    out.append("  ".join("-" * w for w in widths))
+    for row in rows:
+        out.append("  ".join(str(v).ljust(w) for v, w in zip(row, widths, strict=True)).rstrip())
+    return "\n".join(out)
