@@ -248,6 +248,39 @@
     };
   }
 
+  // The value a range widget reports (meter, progressbar, slider, separator, spinbutton):
+  // ARIA attributes win, as they do in the browser's accessibility tree; native <meter>,
+  // <progress> and <input type=range|number> fall back to their properties, whose defaults
+  // (min 0, max 1 or 100) never show up as attributes.
+  function rangeValue(el) {
+    const number = (text) => {
+      if (text === null || text === undefined || String(text).trim() === '') {
+        return null;
+      }
+      const value = Number(text);
+      return Number.isFinite(value) ? value : null;
+    };
+    const tag = el.tagName.toLowerCase();
+    const isNative = tag === 'meter' || tag === 'progress' ||
+      (tag === 'input' && ['range', 'number'].includes((el.type || '').toLowerCase()));
+    const native = (name) => (isNative && name in el ? number(el[name]) : null);
+    const aria = (name) => number(el.getAttribute(`aria-value${name}`));
+    const pick = (name, nativeName) => {
+      const fromAria = aria(name);
+      return fromAria !== null ? fromAria : native(nativeName);
+    };
+    const isRange = tag === 'input' && (el.type || '').toLowerCase() === 'range';
+    const min = tag === 'progress' && aria('min') === null ? 0 : pick('min', 'min');
+    const max = pick('max', 'max');
+    return {
+      now: pick('now', 'value'),
+      min: min === null && isRange ? 0 : min,
+      max: max === null && isRange ? 100 : max,
+      text: el.getAttribute('aria-valuetext'),
+      native: isNative,
+    };
+  }
+
   globalThis.__a11yProbe = Object.freeze({
     axeVersion: () => axe.version,
     runAxe,
@@ -296,5 +329,6 @@
       element_count: document.getElementsByTagName('*').length,
       body_text_length: (document.body ? document.body.innerText || '' : '').length,
     }),
+    rangeValue: (ref) => rangeValue(element(ref)),
   });
 })();

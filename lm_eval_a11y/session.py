@@ -522,3 +522,26 @@ class Session:
         if focused == unfocused:
             return False, f"{element.describe()} looks the same focused and unfocused"
         return True, f"{element.describe()} changes visibly when focused"
+
+    async def range_value(self, element: Element) -> dict[str, Any]:
+        """The value a range widget reports to assistive technology: ``now``, ``min``, ``max``
+        (numbers or None) and ``text`` (aria-valuetext).
+
+        ARIA attributes win; native ``<meter>``, ``<progress>`` and ``<input type=range|number>``
+        fall back to their DOM properties, because their defaults never appear as attributes.
+        """
+        value: dict[str, Any] = await self.probe("rangeValue", element.ref)
+        return value
+
+    async def hover(self, element: Element) -> None:
+        """Rest the mouse pointer on the middle of the element, as a person would (no DOM shortcut).
+
+        Moving in one step from wherever the pointer is means no element in between is hovered,
+        which is how a checker can tell content that survives the pointer moving onto it.
+        """
+        self._dirty = True
+        rect = await self.probe("scrollIntoView", element.ref)
+        if not rect or rect["width"] <= 0 or rect["height"] <= 0:
+            raise ProbeError(f"{element.describe()} has no size on screen and cannot be hovered")
+        await self.page.mouse.move(rect["x"] + rect["width"] / 2, rect["y"] + rect["height"] / 2)
+        await self.settle()
