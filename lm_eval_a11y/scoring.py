@@ -13,7 +13,20 @@ from dataclasses import dataclass
 
 from lm_eval_a11y.observation import Observation
 
-__all__ = ["SampleScore", "pass_at_k", "percentile", "score_observation"]
+__all__ = [
+    "PASS_AT_K",
+    "SampleMetrics",
+    "SampleScore",
+    "doc_metrics",
+    "mean_stderr",
+    "pass_at_k",
+    "percentile",
+    "sample_metrics",
+    "score_observation",
+]
+
+PASS_AT_K: tuple[int, ...] = (1, 5, 10)
+"""The k values reported per doc; each only when the doc has at least k samples."""
 
 
 @dataclass(frozen=True)
@@ -27,6 +40,13 @@ class SampleScore:
     best_practices_total: int
     best_practices_passed: int
     reasons: tuple[str, ...]
+    requirements_strictly_passed: int = 0
+
+    @property
+    def checks_passed(self) -> float:
+        """Share of requirement checks whose outcome is ``pass`` itself: an allowed ``na`` does
+        not count here, so this says how much of the asked-for behaviour the page really built."""
+        return self.requirements_strictly_passed / self.requirements_total if self.requirements_total else math.nan
 
     @property
     def req_pass_rate(self) -> float:
@@ -47,12 +67,13 @@ def score_observation(obs: Observation) -> SampleScore:
     axe_failures = sum(f.node_count for f in wcag)
     for finding in wcag:
         reasons.append(f"axe {finding.rule_id}: {finding.node_count} node(s) - {finding.help}")
-    req_total = req_ok = bp_total = bp_ok = 0
+    req_total = req_ok = req_strict = bp_total = bp_ok = 0
     for check in obs.checks:
         met = check.outcome in ("pass", "na")
         if check.type == "R":
             req_total += 1
             req_ok += met
+            req_strict += check.outcome == "pass"
             if not met:
                 reasons.append(f"check {check.id} {check.outcome}: {check.message}")
         else:
@@ -69,6 +90,7 @@ def score_observation(obs: Observation) -> SampleScore:
         best_practices_total=bp_total,
         best_practices_passed=bp_ok,
         reasons=tuple(reasons),
+        requirements_strictly_passed=req_strict,
     )
 
 
@@ -103,3 +125,110 @@ def percentile(values: Sequence[float], q: float) -> float:
     low = math.floor(pos)
     high = math.ceil(pos)
     return ordered[low] + (ordered[high] - ordered[low]) * (pos - low)
+
+
+@dataclass(frozen=True)
+class SampleMetrics:
+    """The per-sample numbers lm-eval averages. NaN means "does not apply to this sample"."""
+
+    passed: bool
+    req_pass_rate: float
+    bp_pass_rate: float
+    axe_clean: bool
+    axe_failures: float
+    checks_passed: float
+    html_found: bool
+    truncated: bool
+
+
+def sample_metrics(
+    score: SampleScore | None, *, html_found: bool, truncated: bool, completed: bool = True
+) -> SampleMetrics:
+    """Numbers for one sample; ``score`` is None when no HTML was found and nothing was rendered.
+
+    A sample without HTML fails and meets no requirement. Its axe failure count is unknown (NaN),
+    not zero, because a page that was never rendered cannot be said to be free of violations; the
+    same holds when the evaluation did not complete (``completed`` False: timeout, crash).
+    """
+    if score is None:
+        return SampleMetrics(
+            passed=False,
+            req_pass_rate=0.0,
+            bp_pass_rate=0.0,
+            axe_clean=False,
+            axe_failures=math.nan,
+            checks_passed=0.0,
+            html_found=html_found,
+            truncated=truncated,
+        )
+    return SampleMetrics(
+        passed=score.passed,
+        req_pass_rate=score.req_pass_rate,
+        bp_pass_rate=score.bp_pass_rate,
+        axe_clean=score.axe_clean,
+        axe_failures=float(score.axe_failures) if completed else math.nan,
+        checks_passed=score.checks_passed,
+        html_found=html_found,
+        truncated=truncated,
+    )
+
+
+def _nanmean(values: Sequence[float]) -> float:
+    kept = [v for v in values if not math.isnan(v)]
+    return sum(kept) / len(kept) if kept else math.nan
+
+
+def doc_metrics(samples: Sequence[SampleMetrics], ks: Sequence[int] = PASS_AT_K) -> dict[str, float]:
+    """One doc's numbers from its n samples (n = lm-eval ``repeats``), for aggregation with ``mean``.
+
+    ``pass`` is c/n; the rates are means over the samples where they apply. A metric that applies
+    to none of the samples (a case with no best-practice checks, pass@k with k > n) is left out of
+    the dict rather than set to NaN: lm-eval's ``mean`` would turn one NaN into a NaN for the whole
+    task, while a missing key makes it average over the docs where the metric means something.
+    """
+    if not samples:
+        raise ValueError("doc_metrics needs at least one sample")
+    n = len(samples)
+    c = sum(s.passed for s in samples)
+    out: dict[str, float] = {
+        "pass": c / n,
+        "req_pass_rate": _nanmean([s.req_pass_rate for s in samples]),
+        "bp_pass_rate": _nanmean([s.bp_pass_rate for s in samples]),
+        "axe_clean": sum(s.axe_clean for s in samples) / n,
+        "axe_failures": _nanmean([s.axe_failures for s in samples]),
+        "checks_passed": _nanmean([s.checks_passed for s in samples]),
+        "html_found": sum(s.html_found for s in samples) / n,
+        "truncated": sum(s.truncated for s in samples) / n,
+    }
+    for k in ks:
+        out[f"pass@{k}"] = pass_at_k(n, c, k)
+    return {name: value for name, value in out.items() if not math.isnan(value)}
+
+
+def mean_stderr(values: Sequence[float]) -> tuple[float, float]:
+    """Mean and standard error of the mean (sample standard deviation / sqrt(n)), as lm-eval
+    reports for ``mean`` aggregations; the error is NaN with fewer than two values."""
+    if not values:
+        return math.nan, math.nan
+    mean = sum(values) / len(values)
+    if len(values) < 2:
+        return mean, math.nan
+    variance = sum((v - mean) ** 2 for v in values) / (len(values) - 1)
+    return mean, math.sqrt(variance / len(values))
+
+
+def generation_cost(
+    input_tokens: int, output_tokens: int, input_per_million: float, output_per_million: float
+) -> float:
+    """Cost of one generation from per-million-token prices (the report's pricing file)."""
+    if input_tokens < 0 or output_tokens < 0:
+        raise ValueError(f"token counts cannot be negative, got {input_tokens} and {output_tokens}")
+    return (input_tokens * input_per_million + output_tokens * output_per_million) / 1_000_000
+
+
+def cost_per_pass(total_cost: float, passed: int) -> float:
+    """What one passing sample cost: all the spending divided by the passes it bought.
+
+    NaN when nothing passed: the money bought no passing page, and no finite number says that.
+    """
+    return total_cost / passed if passed > 0 else math.nan

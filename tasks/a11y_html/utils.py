@@ -1,0 +1,44 @@
+"""Hooks named by the task YAMLs. Thin on purpose: the logic lives in the installed package."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lm_eval_a11y.dataset import load_task_dataset, smoke_docs, task_docs
+from lm_eval_a11y.harness import A11yFilter, process_results
+
+__all__ = [
+    "A11yFilter",
+    "content_docs",
+    "docs",
+    "form_docs",
+    "load_dataset",
+    "page_docs",
+    "process_results",
+    "smoke_docs",
+    "widget_docs",
+]
+
+
+def load_dataset(**metadata: Any) -> Any:
+    return load_task_dataset(**metadata)
+
+
+def docs(split: Any) -> Any:
+    return task_docs(split)
+
+
+def widget_docs(split: Any) -> Any:
+    return task_docs(split, "widget")
+
+
+def form_docs(split: Any) -> Any:
+    return task_docs(split, "form")
+
+
+def page_docs(split: Any) -> Any:
+    return task_docs(split, "page")
+
+
+def content_docs(split: Any) -> Any:
+    return task_docs(split, "content")
