@@ -18,8 +18,9 @@ after a ``<think>`` section, sometimes in several blocks. The rules, in order:
    an answer that itself starts with a tag is taken whole as a fragment. Tags quoted in prose
    ("use a <button>") are not HTML answers.
 
-``truncated`` is inferred from the text (an unclosed fence or think section, or a document that
-opens ``<html>`` and never closes it): lm-eval does not tell a filter why generation stopped.
+``truncated`` is inferred from the text, because lm-eval does not tell a filter why generation
+stopped: an unclosed fence or think section, or a bare document that never reaches ``</html>``.
+A closed fence is a finished answer even without ``</html>`` (HTML lets it be omitted).
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ _THINK = re.compile(r"<think(?:ing)?>.*?</think(?:ing)?>", re.IGNORECASE | re.DO
 _THINK_OPEN = re.compile(r"<think(?:ing)?>", re.IGNORECASE)
 _DOC_START = re.compile(r"<!doctype\s+html|<html[\s>]", re.IGNORECASE)
 _HTML_END = re.compile(r"</html\s*>", re.IGNORECASE)
-_LOOKS_LIKE_MARKUP = re.compile(r"^\s*(?:<!--.*?-->\s*)*<(?:!doctype|[a-zA-Z][\w-]*[\s/>])", re.DOTALL)
+_LOOKS_LIKE_MARKUP = re.compile(r"^\s*(?:<!--.*?-->\s*)*<(?:!doctype|[a-z][\w-]*[\s/>])", re.DOTALL | re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -103,10 +104,6 @@ def _is_html(block: _Block) -> bool:
     return bool(_LOOKS_LIKE_MARKUP.match(block.text))
 
 
-def _document_truncated(html: str) -> bool:
-    return bool(_DOC_START.search(html)) and not _HTML_END.search(html)
-
-
 def extract_html(response: str) -> Extraction:
     """The best HTML document in ``response`` (see the module docstring for the rules)."""
     text = response.replace("\r\n", "\n")
@@ -127,7 +124,7 @@ def extract_html(response: str) -> Extraction:
             return Extraction(
                 html=best.text,
                 found=True,
-                truncated=(not best.closed) or _document_truncated(best.text),
+                truncated=not best.closed,
                 how="fenced",
                 blocks=len(blocks),
                 ignored=ignored,
