@@ -24,6 +24,11 @@ _COMMANDS: tuple[str, ...] = (
     "lm_eval_a11y.commands.score",
     "lm_eval_a11y.commands.doctor",
     "lm_eval_a11y.commands.cases",
+    "lm_eval_a11y.commands.report",
+    "lm_eval_a11y.commands.run",
+    "lm_eval_a11y.commands.tasks_dir",
+    "lm_eval_a11y.commands.rescore",
+    "lm_eval_a11y.commands.dataset",
 )
 
 

@@ -1,0 +1,500 @@
+"""Reading lm-eval output folders: results files, samples files and the sample records in them.
+
+lm-eval 0.4.13 writes, for ``--output_path OUT``, ``OUT/<sanitized model name>/results_<date>.json``
+and, with ``--log_samples``, ``samples_<task>_<date>.jsonl`` beside it, with the same ``<date>``.
+With ``--output_path OUT/name.json`` it writes ``OUT/name_<date>.json`` and the samples files in
+``OUT``. A user may hand us the output folder, a model folder or a results file; all are found.
+
+Every line of a samples file is one doc; its ``filtered_resps`` hold the JSON sample records our
+filter wrote (nested one level per request, and turned into text by lm-eval). Records are read
+tolerantly: a key that is missing is unknown, an entry that is no record becomes a sample that
+says so, and nothing here raises for the content of a run, only for a path that holds no run.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import math
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from lm_eval_a11y.observation import Observation
+from lm_eval_a11y.scoring import SampleMetrics, SampleScore, sample_metrics, score_observation
+from lm_eval_a11y.tokens import TokenUsage, parse_model_args
+
+__all__ = ["RunError", "RunSeries", "Sample", "load_runs"]
+
+RECORD_SCHEMA = "lm-eval-a11y/sample@1"
+_MAX_DEPTH = 3
+
+
+class RunError(ValueError):
+    """A path given to the report holds no lm-eval results."""
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One generation of one doc, with its evidence; fields the record lacks are None."""
+
+    case_id: str
+    doc_id: int
+    index: int
+    response: str | None
+    prompt_sent: str | None
+    html: str | None
+    html_found: bool
+    truncated: bool
+    extraction: str | None
+    observation: Observation | None
+    tokens: TokenUsage | None
+    screenshot: Path | None
+    problem: str | None = None
+
+    @property
+    def score(self) -> SampleScore | None:
+        return None if self.observation is None else score_observation(self.observation)
+
+    @property
+    def metrics(self) -> SampleMetrics:
+        obs = self.observation
+        return sample_metrics(
+            self.score,
+            html_found=self.html_found,
+            truncated=self.truncated,
+            completed=obs is not None and obs.status == "ok",
+        )
+
+    @property
+    def passed(self) -> bool:
+        return self.problem is None and self.metrics.passed
+
+    @property
+    def reasons(self) -> tuple[str, ...]:
+        if self.problem is not None:
+            return (self.problem,)
+        score = self.score
+        if score is None:
+            return ("no HTML document was found in the response",)
+        return score.reasons
+
+
+@dataclass(frozen=True)
+class CaseDoc:
+    """What the samples file says about a case (the dataset row), independent of the model."""
+
+    case_id: str
+    title: str
+    prompt: str
+    wcag: tuple[str, ...]
+    category: str
+
+
+@dataclass(frozen=True)
+class RunSeries:
+    """One task of one lm-eval run: a column of the report."""
+
+    model: str
+    model_name: str
+    short_name: str
+    task: str
+    results_path: Path
+    date: str
+    results: Mapping[str, Any]
+    reported: Mapping[str, tuple[float, float | None]]
+    samples: tuple[Sample, ...]
+    cases: Mapping[str, CaseDoc]
+    samples_path: Path | None
+    label: str = ""
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def config(self) -> Mapping[str, Any]:
+        value = self.results.get("config")
+        return value if isinstance(value, Mapping) else {}
+
+    @property
+    def task_config(self) -> Mapping[str, Any]:
+        configs = self.results.get("configs")
+        value = configs.get(self.task) if isinstance(configs, Mapping) else None
+        return value if isinstance(value, Mapping) else {}
+
+    @property
+    def model_args(self) -> dict[str, str]:
+        return parse_model_args(self.config.get("model_args"))
+
+    @property
+    def repeats(self) -> int:
+        counts = _count_by_doc(self.samples)
+        return max(counts.values(), default=0)
+
+    @property
+    def max_gen_toks(self) -> int | None:
+        gen = self.task_config.get("generation_kwargs")
+        value = gen.get("max_gen_toks") if isinstance(gen, Mapping) else None
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _count_by_doc(samples: tuple[Sample, ...]) -> dict[int, int]:
+    counts: dict[int, int] = {}
+    for s in samples:
+        counts[s.doc_id] = counts.get(s.doc_id, 0) + 1
+    return counts
+
+
+# ---------------------------------------------------------------------------------------- finding files
+
+
+def _looks_like_results(path: Path) -> bool:
+    if path.suffix != ".json" or path.name.startswith("samples_"):
+        return False
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return False
+    return isinstance(data, dict) and isinstance(data.get("results"), dict)
+
+
+def _walk(folder: Path, depth: int) -> Iterator[Path]:
+    try:
+        entries = sorted(folder.iterdir())
+    except OSError:
+        return
+    for entry in entries:
+        if entry.is_file():
+            yield entry
+        elif entry.is_dir() and depth < _MAX_DEPTH and not entry.name.startswith("."):
+            yield from _walk(entry, depth + 1)
+
+
+def find_results(path: Path) -> list[Path]:
+    """Every lm-eval results file at ``path`` (a results file, a model folder or the output folder)."""
+    path = Path(path)
+    if path.is_file():
+        if not _looks_like_results(path):
+            raise RunError(f"{path}: not an lm-eval results file (a JSON object with a 'results' mapping)")
+        return [path]
+    if not path.is_dir():
+        raise RunError(f"{path}: no such file or folder")
+    found = [p for p in _walk(path, 0) if _looks_like_results(p)]
+    if not found:
+        raise RunError(
+            f"{path}: holds no lm-eval results file (results_<date>.json); give the folder passed to "
+            "lm_eval --output_path, a model folder inside it, or a results file"
+        )
+    return found
+
+
+_DATE_SUFFIX = re.compile(r"_(\d{4}-\d{2}-\d{2}T[0-9-]+\.\d+)$")
+
+
+def date_id(results_path: Path) -> str | None:
+    """The ``<date>`` lm-eval put in a results file name (shared by its samples files)."""
+    match = _DATE_SUFFIX.search(results_path.stem)
+    return match.group(1) if match else None
+
+
+def find_samples(results_path: Path, task: str) -> Path | None:
+    """The samples file of ``task`` written with this results file, if lm-eval logged samples."""
+    folder = results_path.parent
+    stamp = date_id(results_path)
+    if stamp is not None:
+        exact = folder / f"samples_{task}_{stamp}.jsonl"
+        if exact.is_file():
+            return exact
+    # A results file that was renamed or copied without its date: accept the only candidate.
+    candidates = sorted(folder.glob(f"samples_{task}_*.jsonl"))
+    results_files = [p for p in folder.glob("*.json") if _looks_like_results(p)]
+    if len(candidates) == 1 and len(results_files) == 1:
+        return candidates[0]
+    return None
+
+
+# ---------------------------------------------------------------------------------------- parsing
+
+
+def _flatten(value: Any) -> list[Any]:
+    if isinstance(value, list | tuple):
+        out: list[Any] = []
+        for item in value:
+            out.extend(_flatten(item))
+        return out
+    return [value]
+
+
+def parse_record(raw: Any) -> dict[str, Any] | None:
+    """A sample record from a filtered response; None when the entry is not one."""
+    if isinstance(raw, Mapping):
+        data: Any = dict(raw)
+    elif isinstance(raw, str):
+        text = raw.strip()
+        if not text.startswith("{"):
+            return None
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError:
+            # lm-eval writes non-string responses with str(): a Python dict literal.
+            try:
+                data = ast.literal_eval(text)
+            except (ValueError, SyntaxError, MemoryError, RecursionError):
+                return None
+    else:
+        return None
+    if not isinstance(data, dict):
+        return None
+    if data.get("schema") != RECORD_SCHEMA and "observation" not in data:
+        return None
+    return data
+
+
+def _bool(value: Any) -> bool | None:
+    return value if isinstance(value, bool) else None
+
+
+def _resolve_screenshot(value: Any, base: Path) -> Path | None:
+    if not isinstance(value, str) or not value:
+        return None
+    path = Path(value)
+    tries = [path] if path.is_absolute() else [base / path, Path.cwd() / path]
+    tries += [base / path.name, base / "screenshots" / path.name]
+    for candidate in tries:
+        if candidate.is_file():
+            return candidate.resolve()
+    return None
+
+
+def _sample_from(
+    raw: Any, case_id: str, doc_id: int, index: int, response: str | None, prompt_sent: str | None, base: Path
+) -> Sample:
+    record = parse_record(raw)
+    if record is None:
+        text = raw if isinstance(raw, str) else repr(raw)
+        return Sample(
+            case_id=case_id,
+            doc_id=doc_id,
+            index=index,
+            response=response,
+            prompt_sent=prompt_sent,
+            html=None,
+            html_found=False,
+            truncated=False,
+            extraction=None,
+            observation=None,
+            tokens=None,
+            screenshot=None,
+            problem="this filtered response is not an lm-eval-a11y sample record (was the task's a11y filter "
+            f"used?): {text[:120]!r}",
+        )
+    observation = None
+    problem = record.get("error") if isinstance(record.get("error"), str) and record.get("error") else None
+    obs_data = record.get("observation")
+    if isinstance(obs_data, Mapping):
+        try:
+            observation = Observation.from_dict(dict(obs_data))
+        except (KeyError, TypeError, ValueError) as err:
+            problem = f"the saved observation cannot be read ({type(err).__name__}: {err})"
+    html = record.get("html")
+    html_found = _bool(record.get("html_found"))
+    extraction = record.get("extraction")
+    how = extraction.get("how") if isinstance(extraction, Mapping) else extraction
+    tokens_data = record.get("tokens")
+    return Sample(
+        case_id=str(record.get("case_id") or case_id),
+        doc_id=doc_id,
+        index=index,
+        response=response,
+        prompt_sent=prompt_sent,
+        html=html if isinstance(html, str) else None,
+        html_found=bool(html) if html_found is None else html_found,
+        truncated=bool(_bool(record.get("truncated"))),
+        extraction=str(how) if how else None,
+        observation=observation,
+        tokens=TokenUsage.from_dict(tokens_data) if isinstance(tokens_data, Mapping) else None,
+        screenshot=_resolve_screenshot(observation.screenshot if observation else None, base),
+        problem=problem,
+    )
+
+
+def _prompt_sent(line: Mapping[str, Any]) -> str | None:
+    args = line.get("arguments")
+    if isinstance(args, Mapping):
+        first = args.get("gen_args_0")
+        if isinstance(first, Mapping) and isinstance(first.get("arg_0"), str):
+            return str(first["arg_0"])
+    if isinstance(args, list) and args and isinstance(args[0], list) and args[0] and isinstance(args[0][0], str):
+        return str(args[0][0])
+    return None
+
+
+def _case_doc(doc: Mapping[str, Any], fallback_id: str) -> CaseDoc:
+    wcag = doc.get("wcag")
+    return CaseDoc(
+        case_id=str(doc.get("id") or fallback_id),
+        title=str(doc.get("title") or doc.get("id") or fallback_id),
+        prompt=str(doc.get("prompt") or ""),
+        wcag=tuple(str(w) for w in wcag) if isinstance(wcag, list) else (),
+        category=str(doc.get("category") or ""),
+    )
+
+
+def read_samples(path: Path) -> tuple[list[Sample], dict[str, CaseDoc], list[str]]:
+    """Samples, case rows and notes (lines that could not be read) of one samples file."""
+    samples: list[Sample] = []
+    cases: dict[str, CaseDoc] = {}
+    notes: list[str] = []
+    base = path.parent
+    with path.open(encoding="utf-8") as handle:
+        for number, text in enumerate(handle, 1):
+            if not text.strip():
+                continue
+            try:
+                line = json.loads(text)
+            except json.JSONDecodeError as err:
+                notes.append(f"{path.name} line {number}: not JSON ({err.msg}); skipped")
+                continue
+            if not isinstance(line, dict):
+                notes.append(f"{path.name} line {number}: not a JSON object; skipped")
+                continue
+            raw_doc = line.get("doc")
+            doc: Mapping[str, Any] = raw_doc if isinstance(raw_doc, Mapping) else {}
+            raw_id = line.get("doc_id")
+            doc_id = raw_id if isinstance(raw_id, int) else number - 1
+            case = _case_doc(doc, f"doc-{doc_id}")
+            cases.setdefault(case.case_id, case)
+            filtered = _flatten(line.get("filtered_resps", []))
+            responses = _flatten(line.get("resps", []))
+            prompt = _prompt_sent(line)
+            for index, raw in enumerate(filtered):
+                response = responses[index] if len(responses) == len(filtered) else None
+                samples.append(
+                    _sample_from(
+                        raw,
+                        case.case_id,
+                        doc_id,
+                        index,
+                        response if isinstance(response, str) else None,
+                        prompt,
+                        base,
+                    )
+                )
+    return samples, cases, notes
+
+
+# ---------------------------------------------------------------------------------------- results
+
+
+def _reported(task_results: Mapping[str, Any]) -> dict[str, tuple[float, float | None]]:
+    """``{"pass": (value, stderr)}`` from lm-eval's ``metric,filter`` keys (one filter chosen)."""
+    by_filter: dict[str, dict[str, float]] = {}
+    for key, value in task_results.items():
+        metric, sep, filter_name = str(key).rpartition(",")
+        if not sep or isinstance(value, bool) or not isinstance(value, int | float):
+            continue
+        by_filter.setdefault(filter_name, {})[metric] = float(value)
+    if not by_filter:
+        return {}
+    chosen = max(by_filter.values(), key=len)
+    out: dict[str, tuple[float, float | None]] = {}
+    for metric, value in chosen.items():
+        if metric.endswith("_stderr"):
+            continue
+        stderr = chosen.get(f"{metric}_stderr")
+        out[metric] = (value, None if stderr is None or math.isnan(stderr) else stderr)
+    return out
+
+
+def _short_name(model: str, args: Mapping[str, str], model_name: str) -> str:
+    gguf = args.get("gguf_file")
+    if gguf:
+        return Path(gguf).name.removesuffix(".gguf")
+    for key in ("pretrained", "model", "engine", "path"):
+        value = args.get(key)
+        if value:
+            local = value.startswith(("/", ".", "~")) or "\\" in value
+            return value.rstrip("/\\").replace("\\", "/").rsplit("/", 1)[-1] if local else value
+    return model_name or model or "model"
+
+
+def _date(results: Mapping[str, Any], path: Path) -> str:
+    value = results.get("date")
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return datetime.fromtimestamp(float(value), tz=timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    stamp = date_id(path)
+    return stamp.replace("T", " ").split(".")[0] if stamp else "unknown"
+
+
+def load_results(path: Path) -> list[RunSeries]:
+    """One series per task of one results file, with its samples when they were logged."""
+    results = json.loads(path.read_text(encoding="utf-8"))
+    config = results.get("config") if isinstance(results.get("config"), Mapping) else {}
+    args = parse_model_args(config.get("model_args"))
+    model = str(config.get("model") or results.get("model_source") or "")
+    model_name = str(results.get("model_name") or args.get("pretrained") or args.get("model") or model)
+    configs = results.get("configs")
+    tasks = list(configs) if isinstance(configs, Mapping) and configs else list(results["results"])
+    out: list[RunSeries] = []
+    for task in tasks:
+        samples_path = find_samples(path, task)
+        notes: list[str] = []
+        samples: list[Sample] = []
+        cases: dict[str, CaseDoc] = {}
+        if samples_path is None:
+            notes.append(f"no samples file for task {task} beside {path.name}: run lm_eval with --log_samples")
+        else:
+            samples, cases, notes = read_samples(samples_path)
+        task_results = results["results"].get(task)
+        out.append(
+            RunSeries(
+                model=model,
+                model_name=model_name,
+                short_name=_short_name(model, args, model_name),
+                task=task,
+                results_path=path,
+                date=_date(results, path),
+                results=results,
+                reported=_reported(task_results) if isinstance(task_results, Mapping) else {},
+                samples=tuple(samples),
+                cases=cases,
+                samples_path=samples_path,
+                notes=tuple(notes),
+            )
+        )
+    return out
+
+
+def _label(series: list[RunSeries]) -> list[RunSeries]:
+    """Give each series a unique, short label: the model, then the task, then the date if needed."""
+    from dataclasses import replace
+
+    def labels(parts: int) -> list[str]:
+        out = []
+        for s in series:
+            bits = [s.short_name, s.task, s.date][:parts]
+            out.append(" · ".join(bits))
+        return out
+
+    for parts in (1, 2, 3):
+        chosen = labels(parts)
+        if len(set(chosen)) == len(chosen):
+            break
+    else:
+        chosen = [f"{label} #{i + 1}" for i, label in enumerate(labels(3))]
+    return [replace(s, label=label) for s, label in zip(series, chosen, strict=True)]
+
+
+def load_runs(paths: list[Path]) -> list[RunSeries]:
+    """Every series under the given paths, labelled; a results file reached twice counts once."""
+    seen: set[Path] = set()
+    series: list[RunSeries] = []
+    for path in paths:
+        for results_path in find_results(Path(path)):
+            resolved = results_path.resolve()
+            if resolved in seen:
+                continue
+            seen.add(resolved)
+            series.extend(load_results(results_path))
+    return _label(series)
