@@ -1,0 +1,192 @@
+"""Checks for the alert-dialog case (APG alert dialog pattern).
+
+The requirements are those of any modal dialog (the same checks as the modal-dialog case, kept
+here so that each case stands alone); what makes it an *alert* dialog (role alertdialog, the
+message as its description, focus starting away from the destructive button) is best practice.
+
+The dialog is the element with the class ``confirm-dialog`` or, when that class sits on an overlay or an
+inner box, the element with role ``dialog``/``alertdialog`` next to it. Checks after the first open
+it the way a keyboard user does (Tab to the trigger, Enter) and fall back to a click, so that one
+keyboard fault does not hide every other finding.
+"""
+
+from __future__ import annotations
+
+from lm_eval_a11y.checks import Element, Outcome, Session, best_practice, failed, passed, requirement
+
+DIALOG_ROLES = ("dialog", "alertdialog")
+NO_TRIGGER = "No element has the class 'delete-trigger' the prompt asked for"
+NO_DIALOG = "No element has the class 'confirm-dialog' the prompt asked for"
+
+
+async def _dialog(s: Session) -> Element | None:
+    """The element that carries the dialog role for the hooked element, else the hooked element."""
+    hook = await s.find(".confirm-dialog")
+    if hook is None or hook.role in DIALOG_ROLES:
+        return hook
+    for candidate in await s.by_role(list(DIALOG_ROLES)):
+        if await s.contains(hook, candidate) or await s.contains(candidate, hook):
+            return candidate
+    return hook
+
+
+async def _shown(s: Session, dialog: Element) -> bool:
+    now = await s.refresh(dialog)
+    return now.visible and not now.hidden_from_at
+
+
+async def _open(s: Session, *, keyboard_only: bool = False) -> tuple[Element | None, Element | None, str]:
+    """Open the dialog from its trigger; returns (trigger, dialog, problem or '')."""
+    trigger = await s.find(".delete-trigger")
+    if trigger is None:
+        return None, None, NO_TRIGGER
+    dialog = await _dialog(s)
+    if dialog is None:
+        return trigger, None, NO_DIALOG
+    if await s.tab_to(trigger):
+        await s.press("Enter")
+        dialog = await _dialog(s)
+        if dialog is not None and await _shown(s, dialog):
+            return trigger, dialog, ""
+    if keyboard_only:
+        return trigger, dialog, f"Tab then Enter on {trigger.describe()} does not show the dialog"
+    await s.click(trigger)
+    dialog = await _dialog(s)
+    if dialog is not None and await _shown(s, dialog):
+        return trigger, dialog, ""
+    return trigger, dialog, f"Neither Enter nor a click on {trigger.describe()} shows the dialog to sight and AT"
+
+
+async def _focus_first_inside(s: Session, dialog: Element) -> bool:
+    if await s.focus_within(dialog):
+        return True
+    for control in await s.find_all("input, button, select, textarea, a[href], [tabindex]", dialog):
+        if control.focusable and control.visible:
+            await s.focus(control)
+            if await s.focus_within(dialog):
+                return True
+    return False
+
+
+@requirement("closed-hidden", "Before it is opened, the dialog is neither shown nor read by a screen reader")
+async def closed_hidden(s: Session) -> Outcome:
+    hook = await s.find(".confirm-dialog")
+    if hook is None:
+        return failed(NO_DIALOG)
+    dialog = await _dialog(s) or hook
+    for element in (hook, dialog):
+        if element.visible:
+            return failed(f"{element.describe()} is visible before the visitor opens it")
+        if not element.hidden_from_at:
+            return failed(f"{element.describe()} is invisible before it is opened, but a screen reader still reads it")
+    return passed("The closed dialog is hidden from sight and from assistive technology")
+
+
+@requirement(
+    "opens-named-dialog",
+    "Enter on the focused trigger opens an element with role dialog and an accessible name",
+)
+async def opens_named_dialog(s: Session) -> Outcome:
+    _trigger, dialog, problem = await _open(s, keyboard_only=True)
+    if problem or dialog is None:
+        return failed(problem)
+    dialog = await s.refresh(dialog)
+    if dialog.role not in DIALOG_ROLES:
+        return failed(f"The open dialog is {dialog.describe()}; assistive technology is not told it is a dialog")
+    if not dialog.name.strip():
+        return failed(f"The open dialog {dialog.describe()} has no accessible name (e.g. from its title)")
+    return passed(f"Enter opens {dialog.describe()}")
+
+
+@requirement("is-modal", "While open, the rest of the page is out of reach of assistive technology")
+async def is_modal(s: Session) -> Outcome:
+    trigger, dialog, problem = await _open(s)
+    if problem or dialog is None or trigger is None:
+        return failed(problem)
+    dialog = await s.refresh(dialog)
+    if dialog.properties.get("modal") is True:
+        return passed("The native <dialog> was opened with showModal(), which makes the rest of the page inert")
+    if dialog.attr("aria-modal") == "true" and dialog.role in DIALOG_ROLES:
+        return passed("The dialog has aria-modal='true'")
+    if await s.is_hidden_from_at(trigger):
+        return passed("The content behind the dialog is hidden from assistive technology (inert or aria-hidden)")
+    return failed(
+        "The open dialog is not modal for assistive technology: no aria-modal='true', not opened with "
+        "showModal(), and the page behind it (the trigger) can still be read"
+    )
+
+
+@requirement("focus-moves-in", "Opening the dialog with the keyboard moves focus into it")
+async def focus_moves_in(s: Session) -> Outcome:
+    _trigger, dialog, problem = await _open(s)
+    if problem or dialog is None:
+        return failed(problem)
+    if await s.focus_within(dialog):
+        where = await s.active()
+        return passed(f"Focus moved into the dialog, to {where.describe() if where else 'the dialog'}")
+    where = await s.active()
+    return failed(f"After opening, focus is on {where.describe() if where else 'the page body'}, not in the dialog")
+
+
+@requirement("focus-contained", "Tab and Shift+Tab keep focus inside the open dialog")
+async def focus_contained(s: Session) -> Outcome:
+    _trigger, dialog, problem = await _open(s)
+    if problem or dialog is None:
+        return failed(problem)
+    if not await _focus_first_inside(s, dialog):
+        return failed("The open dialog holds no control that can take focus")
+    # Leaving to the browser's own toolbar (no element focused) is how a native modal dialog
+    # wraps; only an element of the page outside the dialog counts as escaping.
+    for key in ("Tab", "Shift+Tab"):
+        for step in range(8):
+            where = await s.press(key)
+            if where is not None and not await s.focus_within(dialog):
+                return failed(f"After {step + 1} x {key} from inside the dialog, focus reached {where.describe()}")
+    return passed("Focus stayed inside the dialog for 8 x Tab and 8 x Shift+Tab")
+
+
+@requirement("escape-closes", "Escape closes the dialog and focus goes back to the button that opened it")
+async def escape_closes(s: Session) -> Outcome:
+    trigger, dialog, problem = await _open(s, keyboard_only=True)
+    if problem or dialog is None or trigger is None:
+        trigger, dialog, problem = await _open(s)
+        if problem or dialog is None or trigger is None:
+            return failed(problem)
+    await _focus_first_inside(s, dialog)
+    where = await s.press("Escape")
+    if await _shown(s, dialog):
+        return failed("Escape does not close the dialog")
+    if where is None or where.ref != trigger.ref:
+        return failed(f"After Escape, focus is on {where.describe() if where else 'the page body'}, not on the trigger")
+    return passed("Escape closes the dialog and focus returns to the trigger")
+
+
+@best_practice(
+    "announced-as-alert",
+    "The dialog has role alertdialog and its message as accessible description (aria-describedby)",
+)
+async def announced_as_alert(s: Session) -> Outcome:
+    _trigger, dialog, problem = await _open(s)
+    if problem or dialog is None:
+        return failed(problem)
+    dialog = await s.refresh(dialog)
+    if dialog.role != "alertdialog":
+        return failed(f"The open dialog is {dialog.describe()}, not role alertdialog")
+    ids = (dialog.attr("aria-describedby") or "").split()
+    described = [e for i in ids for e in await s.find_all(f"[id='{i}']")]
+    if not any(e.text.strip() for e in described):
+        return failed("The alert dialog's message is not its accessible description (no aria-describedby with text)")
+    return passed("The dialog is an alertdialog described by its message")
+
+
+@best_practice("focus-not-on-delete", "When the dialog opens, focus is not on the destructive Delete button")
+async def focus_not_on_delete(s: Session) -> Outcome:
+    _trigger, dialog, problem = await _open(s)
+    if problem or dialog is None:
+        return failed(problem)
+    where = await s.active()
+    if where is None or not await s.focus_within(dialog):
+        return failed("Focus is not inside the dialog when it opens")
+    if "delete" in where.name.lower():
+        return failed(f"Focus starts on {where.describe()}: one stray Enter deletes the project")
+    return passed(f"Focus starts on {where.describe()}, away from the destructive action")
