@@ -47,6 +47,8 @@ AXE_TAGS: tuple[str, ...] = ("wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22
 
 T = TypeVar("T")
 
+_CRASHED = "the page crashed the renderer (out of memory or a renderer fault)"
+
 
 @dataclass(frozen=True)
 class EvaluatorSettings:
@@ -137,6 +139,8 @@ class AsyncEvaluator:
         self._start_lock: asyncio.Lock | None = None
         self._axe_version = ""
         self._chromium_version = ""
+        self._waiting = 0
+        self._background: set[asyncio.Future[Any]] = set()
         self._render_settings = RenderSettings(
             viewport=self.settings.viewport,
             axe_source=self._axe_source,
@@ -162,7 +166,12 @@ class AsyncEvaluator:
             if self._playwright is None:
                 self._playwright = await async_playwright().start()
             self._browser = await self._playwright.chromium.launch(
-                executable_path=str(executable), headless=True, args=list(CHROMIUM_ARGS)
+                executable_path=str(executable),
+                headless=True,
+                args=list(CHROMIUM_ARGS),
+                # Playwright turns Chromium's popup blocker off; keep it on, so that window.open()
+                # without a user gesture never creates a window (Page.windowOpen still records it).
+                ignore_default_args=["--disable-popup-blocking"],
             )
             self._chromium_version = self._browser.version
             self._slots = asyncio.Queue()
@@ -170,6 +179,8 @@ class AsyncEvaluator:
                 self._slots.put_nowait(_Slot())
 
     async def close(self) -> None:
+        if self._background:
+            await asyncio.wait(set(self._background), timeout=10)
         browser, self._browser = self._browser, None
         playwright, self._playwright = self._playwright, None
         if browser is not None:
@@ -188,7 +199,7 @@ class AsyncEvaluator:
 
     async def _tab(self, slot: _Slot) -> Tab:
         if slot.context is not None and (slot.broken or slot.uses >= self.settings.recycle_after):
-            await self._drop_context(slot)
+            self._drop_context(slot)
         if slot.context is None or slot.tab is None:
             if self._browser is None or not self._browser.is_connected():
                 await self._restart_browser()
@@ -200,22 +211,39 @@ class AsyncEvaluator:
                 accept_downloads=False,
                 reduced_motion="no-preference",
             )
-            slot.tab = Tab(slot.context, self._render_settings)
-            await slot.tab.start()
+            tab = Tab(slot.context, self._render_settings)
+            # Pages other than the slot's own (popups opened by a click) get no network either;
+            # the tab's page-level route answers its own requests first.
+            await slot.context.route("**/*", lambda route: self._refuse(tab, route))
+            await tab.start()
+            slot.tab = tab
             slot.uses = 0
             slot.broken = False
         slot.uses += 1
         slot.tab.events = EventLog()
         return slot.tab
 
-    async def _drop_context(self, slot: _Slot) -> None:
+    @staticmethod
+    async def _refuse(tab: Tab, route: Any) -> None:
+        EventLog._add(tab.events.blocked_requests, route.request.url)
+        with contextlib.suppress(Exception):  # the popup may already be gone
+            await route.abort("blockedbyclient")
+
+    def _drop_context(self, slot: _Slot) -> None:
+        """Close the slot's context in the background: a context whose renderer is wedged can
+        take seconds to close, and neither this slot's next sample nor the other slots should wait
+        for it. Each context has its own renderer process, so nothing else shares its fate."""
         context, slot.context, slot.tab = slot.context, None, None
         if context is None:
             return
-        try:
-            await asyncio.wait_for(context.close(), 5)
-        except Exception:  # noqa: BLE001 - a wedged context means a wedged browser
-            await self._restart_browser()
+        task = asyncio.ensure_future(self._close_context(context))
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    @staticmethod
+    async def _close_context(context: Any) -> None:
+        with contextlib.suppress(Exception):  # it is being dropped because it misbehaved
+            await asyncio.wait_for(context.close(), 10)
 
     # ------------------------------------------------------------------ evaluation
 
@@ -235,21 +263,29 @@ class AsyncEvaluator:
                 " (max_html_bytes)",
                 0.0,
             )
-        slot = await self._slots.get()
+        self._waiting += 1
+        try:
+            slot = await self._slots.get()
+        finally:
+            self._waiting -= 1
         run = _Run()
         started = time.perf_counter()
         try:
             tab = await self._tab(slot)
             run.events = tab.events
             status, error = await self._guarded(case, html, tab, run, name or digest[:12])
-            if status == "ok":
-                await self._leave(tab, slot)
-            else:
+            if status != "ok":
                 slot.broken = True
+            elif self._waiting == 0:
+                # Nothing queued for this slot: leave the sample's document so its timers do not
+                # use the CPU while the slot is idle. With work queued, the next load replaces it.
+                await self._leave(tab, slot)
         except Exception as err:  # noqa: BLE001 - infrastructure trouble becomes this sample's outcome
             slot.broken = True
             status, error = "error", f"evaluator failure: {type(err).__name__}: {err}"
         finally:
+            if slot.broken:
+                self._drop_context(slot)
             self._slots.put_nowait(slot)
         return self._observation(case, digest, size, run, status, error, (time.perf_counter() - started) * 1000)
 
@@ -283,18 +319,22 @@ class AsyncEvaluator:
             return "ok", None
         except TimeoutError:
             work.cancel()
-            with contextlib.suppress(Exception):  # the context is replaced anyway
-                await asyncio.wait_for(tab.terminate_scripts(), 2)
+            if run.session is not None and run.session.crashed.is_set():
+                return "error", _CRASHED
+            # Stop a runaway script so the renderer is free again; the context is dropped anyway,
+            # so this gets only a short wait and the sample's outcome does not depend on it.
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(tab.terminate_scripts(), 0.25)
             return "timeout", self._timeout_reason(run)
         except _PageCrashedError:
-            return "error", "the page crashed the renderer (out of memory or a renderer fault)"
+            return "error", _CRASHED
         except ProbeError as err:
             if run.session is not None and run.session.crashed.is_set():
-                return "error", "the page crashed the renderer (out of memory or a renderer fault)"
+                return "error", _CRASHED
             return "error", f"the page could not be observed: {err}"
         except Exception as err:  # noqa: BLE001 - Playwright raises plain Error for page faults
             if run.session is not None and run.session.crashed.is_set():
-                return "error", "the page crashed the renderer (out of memory or a renderer fault)"
+                return "error", _CRASHED
             return "error", f"the page could not be evaluated: {type(err).__name__}: {str(err).splitlines()[0]}"
         finally:
             if not work.done():
@@ -426,6 +466,7 @@ class AsyncEvaluator:
                 page_errors=tuple(events.page_errors),
                 blocked_requests=tuple(events.blocked_requests),
                 blocked_navigations=tuple(events.blocked_navigations),
+                popup_urls=tuple(events.popup_urls),
                 dialogs=events.dialogs,
                 popups=events.popups,
             ),

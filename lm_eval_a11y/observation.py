@@ -129,6 +129,7 @@ class PageEvents:
     page_errors: tuple[str, ...] = ()
     blocked_requests: tuple[str, ...] = ()
     blocked_navigations: tuple[str, ...] = ()
+    popup_urls: tuple[str, ...] = ()
     dialogs: int = 0
     popups: int = 0
 
@@ -197,6 +198,7 @@ def _events(data: dict[str, Any]) -> PageEvents:
         page_errors=tuple(data.get("page_errors", ())),
         blocked_requests=tuple(data.get("blocked_requests", ())),
         blocked_navigations=tuple(data.get("blocked_navigations", ())),
+        popup_urls=tuple(data.get("popup_urls", ())),
         dialogs=int(data.get("dialogs", 0)),
         popups=int(data.get("popups", 0)),
     )

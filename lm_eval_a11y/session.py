@@ -96,6 +96,7 @@ class EventLog:
     page_errors: list[str] = field(default_factory=list)
     blocked_requests: list[str] = field(default_factory=list)
     blocked_navigations: list[str] = field(default_factory=list)
+    popup_urls: list[str] = field(default_factory=list)
     dialogs: int = 0
     popups: int = 0
 
@@ -176,6 +177,7 @@ class Tab:
         self._pending: dict[str, str] = {}
         self._current_url = ""
         self._loads = 0
+        self._frame_id: str | None = None
 
     @property
     def page(self) -> Page:
@@ -191,8 +193,14 @@ class Tab:
         page.on("popup", self._on_popup)
         page.on("console", self._on_console)
         page.on("pageerror", lambda err: EventLog._add(self.events.page_errors, str(err)))
+        # window.name survives navigations within a site; clear it before any page script runs
+        # so one sample cannot hand data to the next.
+        await page.add_init_script("window.name = '';")
         await page.route("**/*", self._on_route)
         self._cdp = await self._context.new_cdp_session(page)
+        # Page.windowOpen also reports window.open() calls the popup blocker refused.
+        self._cdp.on("Page.windowOpen", self._on_window_open)
+        await self._cdp.send("Page.enable")
 
     async def load(self, html: str) -> None:
         """Navigate to a fresh origin that serves ``html``, then set up the probe world."""
@@ -201,11 +209,21 @@ class Tab:
         self._pending[url] = html
         self._current_url = url
         self._world = None
+        # Cookies set with domain=a11y-eval.invalid would reach every later sample's origin.
+        await self._context.clear_cookies()
         try:
-            await self.page.goto(url, wait_until="load")
+            # Wait only for the commit: a page that starts a navigation of its own while loading
+            # (location.href = ...) makes Playwright wait for a load that never comes, although
+            # the blocked navigation leaves the sample's document in place. The load event is
+            # awaited below, in our own world.
+            await self.page.goto(url, wait_until="commit")
         finally:
             self._pending.pop(url, None)
         await self._attach_world()
+        await self.evaluate(
+            "document.readyState === 'complete' || new Promise((resolve) => "
+            "window.addEventListener('load', () => resolve(true), { once: true }))"
+        )
 
     async def blank(self) -> None:
         """Leave the sample's document so its timers stop using the CPU between samples."""
@@ -226,11 +244,13 @@ class Tab:
 
     async def _attach_world(self) -> None:
         assert self._cdp is not None
-        tree = await self._cdp.send("Page.getFrameTree")
-        frame_id = tree["frameTree"]["frame"]["id"]
+        if self._frame_id is None:
+            # The main frame keeps its id across navigations; ask once per tab.
+            tree = await self._cdp.send("Page.getFrameTree")
+            self._frame_id = str(tree["frameTree"]["frame"]["id"])
         world = await self._cdp.send(
             "Page.createIsolatedWorld",
-            {"frameId": frame_id, "worldName": "lm-eval-a11y", "grantUniveralAccess": False},
+            {"frameId": self._frame_id, "worldName": "lm-eval-a11y", "grantUniveralAccess": False},
         )
         self._world = int(world["executionContextId"])
         await self.evaluate(self.settings.axe_source + "\n;\n" + self.settings.probe_source, await_promise=False)
@@ -282,9 +302,15 @@ class Tab:
                 await dialog.dismiss()
 
     async def _on_popup(self, popup: Page) -> None:
-        self.events.popups += 1
+        # Page.windowOpen already counted it; a popup that got through (a click is a user
+        # gesture) is closed at once.
         with contextlib.suppress(Exception):  # the popup may close itself
             await popup.close(run_before_unload=False)
+
+    def _on_window_open(self, params: dict[str, Any]) -> None:
+        # Counted here rather than in _on_popup: blocked popups never become pages.
+        self.events.popups += 1
+        EventLog._add(self.events.popup_urls, str(params.get("url") or ""))
 
     def _on_console(self, message: Any) -> None:
         if message.type == "error":

@@ -1,0 +1,22 @@
+"""Fixtures of the engine's own browser tests."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from browser.support import BUDGET_S
+from lm_eval_a11y.evaluator import Evaluator, EvaluatorSettings
+
+
+@pytest.fixture(scope="session")
+def serial_evaluator() -> Iterator[Evaluator]:
+    """One slot and the short budget: every sample of a batch runs on the same slot, in order,
+    so the sample after a hostile one proves that the slot itself recovered."""
+    ev = Evaluator(EvaluatorSettings(concurrency=1, timeout_s=BUDGET_S))
+    ev.start()
+    try:
+        yield ev
+    finally:
+        ev.close()
