@@ -1,0 +1,78 @@
+"""Observations survive JSON unchanged, and axe's WCAG tags become success-criterion numbers.
+
+The golden file was written from a real evaluation (tests/pages/reveal-photo.html plus a label,
+contrast and heading problem, with the test-only ``fixturestate`` case), so it holds every part an
+observation can have: two axe states, a best-practice finding, an incomplete result, checks.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from lm_eval_a11y.observation import Observation, PageEvents, wcag_criteria
+
+GOLDEN = Path(__file__).resolve().parents[1] / "fixtures" / "observations" / "reveal-photo.json"
+
+
+def _golden() -> dict[str, object]:
+    data: dict[str, object] = json.loads(GOLDEN.read_text(encoding="utf-8"))
+    return data
+
+
+def test_round_trip_through_json_is_exact() -> None:
+    data = _golden()
+    obs = Observation.from_dict(data)
+    assert json.loads(json.dumps(obs.to_dict())) == data
+    assert Observation.from_dict(json.loads(json.dumps(obs.to_dict()))) == obs
+
+
+def test_golden_observation_reads_back_with_its_meaning() -> None:
+    obs = Observation.from_dict(_golden())
+    assert obs.status == "ok" and obs.error is None
+    assert obs.case_id == "fixturestate"
+    assert obs.axe.states == ("initial", "photo shown")
+    assert [f.rule_id for f in obs.axe.wcag_failures] == ["color-contrast", "image-alt", "label"]
+    assert [f.rule_id for f in obs.axe.best_practice_findings] == ["heading-order"]
+    assert obs.axe.wcag_failure_nodes == 3
+    assert [f.rule_id for f in obs.axe.incomplete] == ["color-contrast"]
+    image_alt = next(f for f in obs.axe.violations if f.rule_id == "image-alt")
+    assert image_alt.state == "photo shown"
+    assert image_alt.wcag == ("1.1.1",)
+    assert image_alt.nodes[0].target == ("#photo",)
+    assert [(c.id, c.type, c.outcome) for c in obs.checks] == [
+        ("reset-gives-fresh-page", "R", "pass"),
+        ("axe-in-open-state", "R", "pass"),
+    ]
+    assert obs.environment is not None
+    assert obs.environment.viewport == (1280, 800)
+    assert obs.environment.axe_tags == ("wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice")
+
+
+def test_older_observations_without_newer_fields_still_load() -> None:
+    data = _golden()
+    events = dict(data["events"])  # type: ignore[call-overload]
+    del events["popup_urls"]
+    minimal = {"status": "error", "error": "boom", "axe": {}, "environment": None, "events": events}
+    obs = Observation.from_dict(minimal)
+    assert obs.status == "error" and obs.error == "boom"
+    assert obs.events == PageEvents()
+    assert obs.axe.violations == () and obs.checks == ()
+
+
+@pytest.mark.parametrize(
+    ("tags", "criteria"),
+    [
+        (["wcag111"], ("1.1.1",)),
+        (["wcag143", "wcag2aa"], ("1.4.3",)),
+        (["wcag1410", "wcag21aa"], ("1.4.10",)),
+        (["wcag2411", "wcag22aa"], ("2.4.11",)),
+        (["cat.aria", "wcag412", "wcag131", "best-practice"], ("4.1.2", "1.3.1")),
+        (["wcag2a", "wcag21a", "wcag22aa", "best-practice", "section508.22.a", "EN-9.1.4.3"], ()),
+        ((), ()),
+    ],
+)
+def test_wcag_criteria_from_axe_tags(tags: list[str], criteria: tuple[str, ...]) -> None:
+    assert wcag_criteria(tags) == criteria
