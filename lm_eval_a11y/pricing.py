@@ -9,8 +9,8 @@ in a file (see ``pricing.example.yaml`` at the repository root)::
       "SmolLM2-135M-Instruct*": {input_per_million: 0, output_per_million: 0}
 
 A model of a run is matched by its full name (``pretrained=`` / ``model=`` of lm-eval's
-``--model_args``), then by the name's last path part, then by the report's short label, each
-exactly first and then as a shell-style pattern (``*``, ``?``). A model without a price has an
+``--model_args``), its GGUF file name, the name's last path part, or the report's short label:
+exact names first, then shell-style patterns (``*``, ``?``). A model without a price has an
 unknown cost, never a zero one.
 """
 

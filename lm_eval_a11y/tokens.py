@@ -86,10 +86,16 @@ def tokenizer_source(
 ) -> TokenizerSource | None:
     """The tokenizer to count with: ``named`` if given, else the model's own for a local ``hf`` model.
 
+    ``named`` is a local folder, a name already in the Hugging Face cache, or a ``.gguf`` file
+    (its tokenizer is read from the file, as transformers does with ``gguf_file=``).
+
     Returns None when neither applies (an API model and no named tokenizer): the counts are
     then unknown, which the report shows as such rather than guessing.
     """
     if named:
+        path = Path(named).expanduser()
+        if path.suffix == ".gguf" and path.is_file():
+            return TokenizerSource(str(path.parent), path.name)
         return TokenizerSource(named)
     if model not in ("hf", "huggingface", "hf-auto"):
         return None

@@ -98,3 +98,11 @@ def test_bundled_model_tokenizer_matches_the_fixture(series: list[RunSeries]) ->
     assert sample.tokens is not None and sample.response is not None and sample.prompt_sent is not None
     assert counter.count(sample.response) == sample.tokens.output
     assert counter.count(sample.prompt_sent) == sample.tokens.input
+
+
+def test_named_gguf_file(tmp_path: Path) -> None:
+    gguf = tmp_path / "model.Q4.gguf"
+    gguf.write_bytes(b"GGUF")
+    assert tokenizer_source("openai-chat-completions", None, named=str(gguf)) == TokenizerSource(
+        str(tmp_path), "model.Q4.gguf"
+    )
