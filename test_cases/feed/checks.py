@@ -1,0 +1,115 @@
+"""Checks for the feed case (APG feed pattern)."""
+
+from __future__ import annotations
+
+from lm_eval_a11y.checks import Element, Outcome, Session, best_practice, failed, passed, requirement
+
+NO_FEED = "No element has the class 'feed' the prompt asked for"
+FEW_POSTS = "Fewer than three elements with the class 'post' are shown"
+
+
+async def _posts(s: Session) -> list[Element]:
+    return [p for p in await s.find_all(".post") if p.visible]
+
+
+@requirement("feed-role", "The posts are articles inside an element with role feed")
+async def feed_role(s: Session) -> Outcome:
+    feed = await s.find(".feed")
+    if feed is None:
+        return failed(NO_FEED)
+    if feed.role != "feed":
+        inner = [e for e in await s.by_role("feed") if await s.contains(e, feed) or await s.contains(feed, e)]
+        if not inner:
+            return failed(f"The feed is {feed.describe()}; no element with role feed holds the posts")
+    posts = await _posts(s)
+    if len(posts) < 3:
+        return failed(FEW_POSTS)
+    not_articles = [p for p in posts if p.role != "article"]
+    if not_articles:
+        return failed(f"{len(not_articles)} post(s) are not articles, e.g. {not_articles[0].describe()}")
+    return passed(f"A feed holds {len(posts)} article posts")
+
+
+@requirement("articles-named", "Each post has an accessible name that tells it apart (e.g. its author)")
+async def articles_named(s: Session) -> Outcome:
+    posts = await _posts(s)
+    if len(posts) < 3:
+        return failed(FEW_POSTS)
+    not_articles = [p for p in posts if p.role != "article"]
+    if not_articles:
+        example = not_articles[0].describe()
+        return failed(f"{len(not_articles)} posts are not articles, so nothing names them, e.g. {example}")
+    unnamed = [p for p in posts if not p.name.strip()]
+    if unnamed:
+        return failed(f"{len(unnamed)} of {len(posts)} posts have no accessible name (no aria-labelledby or label)")
+    return passed("Every post has an accessible name")
+
+
+@requirement("articles-focusable", "Each post can take keyboard focus, so a reader can move post by post")
+async def articles_focusable(s: Session) -> Outcome:
+    posts = await _posts(s)
+    if len(posts) < 3:
+        return failed(FEW_POSTS)
+    unfocusable = [p for p in posts if not p.focusable]
+    if unfocusable:
+        return failed(f"{len(unfocusable)} of {len(posts)} posts cannot take focus (no tabindex)")
+    return passed("Every post can take focus")
+
+
+async def _post_of(s: Session, posts: list[Element]) -> int | None:
+    """Index of the post that has focus (or holds it), None when focus is elsewhere."""
+    for index, post in enumerate(posts):
+        if await s.focus_within(post):
+            return index
+    return None
+
+
+@requirement("page-keys-move", "Page Down moves focus to the next post and Page Up back to the previous one")
+async def page_keys_move(s: Session) -> Outcome:
+    posts = await _posts(s)
+    if len(posts) < 3:
+        return failed(FEW_POSTS)
+    await s.focus(posts[0])
+    if not await s.focus_within(posts[0]):
+        return failed("The first post cannot take focus, so Page Down has nowhere to start")
+    await s.press("PageDown")
+    posts = await _posts(s)
+    after_down = await _post_of(s, posts)
+    if after_down != 1:
+        where = await s.active()
+        return failed(f"Page Down on the first post moved focus to {where.describe() if where else 'the page body'}")
+    await s.press("PageUp")
+    after_up = await _post_of(s, await _posts(s))
+    if after_up != 0:
+        return failed("Page Up on the second post does not move focus back to the first")
+    return passed("Page Down and Page Up move focus between posts")
+
+
+@best_practice("set-position", "Posts tell their position in the feed (aria-posinset, aria-setsize)")
+async def set_position(s: Session) -> Outcome:
+    posts = await _posts(s)
+    if len(posts) < 3:
+        return failed(FEW_POSTS)
+    for index, post in enumerate(posts[:3], start=1):
+        if post.attr("aria-posinset") != str(index) or post.attr("aria-setsize") is None:
+            return failed(
+                f"Post {index} has aria-posinset={post.attr('aria-posinset')!r} and "
+                f"aria-setsize={post.attr('aria-setsize')!r}"
+            )
+    return passed("Posts carry aria-posinset and aria-setsize")
+
+
+@best_practice("ctrl-end-leaves", "Ctrl+End in the feed moves focus to the first focusable element after it")
+async def ctrl_end_leaves(s: Session) -> Outcome:
+    feed = await s.find(".feed")
+    posts = await _posts(s)
+    if feed is None or not posts:
+        return failed(NO_FEED if feed is None else FEW_POSTS)
+    await s.focus(posts[0])
+    where = await s.press("Control+End")
+    if where is None or await s.focus_within(feed):
+        return failed("Ctrl+End inside the feed does not move focus out of it")
+    first = await s.refresh(posts[0])
+    if where.rect["y"] < first.rect["y"]:
+        return failed(f"Ctrl+End moved focus to {where.describe()}, which is before the feed")
+    return passed(f"Ctrl+End moves focus past the feed to {where.describe()}")
