@@ -37,6 +37,8 @@ __all__ = [
     "RecordError",
     "build_record",
     "evaluate_responses",
+    "parse_record",
+    "preflight",
     "process_results",
     "record_metrics",
     "resolve_case",
@@ -48,6 +50,17 @@ log = logging.getLogger("lm_eval_a11y")
 
 class RecordError(ValueError):
     """A filtered response is not a sample record of the schema this package writes."""
+
+
+def preflight() -> None:
+    """Fail before the model runs, not after hours of generation, when Chromium or axe-core is
+    missing (file checks only; nothing is launched). Raises with the command that fixes it."""
+    from lm_eval_a11y.browser import find_chromium
+    from lm_eval_a11y.resources import axe_path, probe_path
+
+    find_chromium()
+    axe_path()
+    probe_path()
 
 
 def resolve_case(doc: dict[str, Any]) -> tuple[Case | None, str | None]:

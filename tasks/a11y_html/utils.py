@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from lm_eval_a11y.dataset import load_task_dataset, smoke_docs, task_docs
-from lm_eval_a11y.harness import A11yFilter, process_results
+from lm_eval_a11y.harness import A11yFilter, preflight, process_results
 
 __all__ = [
     "A11yFilter",
@@ -21,6 +21,7 @@ __all__ = [
 
 
 def load_dataset(**metadata: Any) -> Any:
+    preflight()  # no Chromium or axe-core: say so before the model generates anything
     return load_task_dataset(**metadata)
 
 
