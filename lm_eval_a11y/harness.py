@@ -204,6 +204,12 @@ def evaluate_responses(
                 names.append(f"{docs[d].get('id', 'doc')}-{d}-{r}")
     observations: dict[tuple[int, int], Observation] = {}
     if pairs:
+        if progress:
+            print(
+                f"[a11y] rendering {len(pairs)} page(s) from {len(docs)} doc(s) in Chromium, {concurrency} at a time",
+                file=sys.stderr,
+                flush=True,
+            )
         settings = EvaluatorSettings(concurrency=concurrency, timeout_s=timeout_s)
         with Evaluator(settings) as evaluator:
             found = evaluator.evaluate_many(
