@@ -196,10 +196,10 @@ class _RuleAcc:
 _IMPACT_ORDER = {"critical": 4, "serious": 3, "moderate": 2, "minor": 1}
 
 
-def _by_doc(samples: Sequence[Sample]) -> dict[int, list[Sample]]:
-    docs: dict[int, list[Sample]] = {}
+def _by_doc(samples: Sequence[Sample]) -> dict[tuple[str, int], list[Sample]]:
+    docs: dict[tuple[str, int], list[Sample]] = {}
     for s in samples:
-        docs.setdefault(s.doc_id, []).append(s)
+        docs.setdefault(s.doc_key, []).append(s)
     return docs
 
 

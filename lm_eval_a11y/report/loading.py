@@ -18,7 +18,7 @@ import json
 import math
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -54,6 +54,12 @@ class Sample:
     tokens: TokenUsage | None
     screenshot: Path | None
     problem: str | None = None
+    task: str = ""
+
+    @property
+    def doc_key(self) -> tuple[str, int]:
+        """A doc is identified by task and doc id: tasks merged into one column restart at 0."""
+        return self.task, self.doc_id
 
     @property
     def score(self) -> SampleScore | None:
@@ -111,6 +117,7 @@ class RunSeries:
     samples_path: Path | None
     label: str = ""
     notes: tuple[str, ...] = field(default=())
+    member_tasks: tuple[str, ...] = field(default=())
 
     @property
     def config(self) -> Mapping[str, Any]:
@@ -119,9 +126,15 @@ class RunSeries:
 
     @property
     def task_config(self) -> Mapping[str, Any]:
+        """The task's lm-eval config; for tasks merged under a tag, the first one's."""
         configs = self.results.get("configs")
-        value = configs.get(self.task) if isinstance(configs, Mapping) else None
-        return value if isinstance(value, Mapping) else {}
+        if not isinstance(configs, Mapping):
+            return {}
+        for name in (self.task, *self.member_tasks):
+            value = configs.get(name)
+            if isinstance(value, Mapping):
+                return value
+        return {}
 
     @property
     def model_args(self) -> dict[str, str]:
@@ -139,10 +152,10 @@ class RunSeries:
         return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def _count_by_doc(samples: tuple[Sample, ...]) -> dict[int, int]:
-    counts: dict[int, int] = {}
+def _count_by_doc(samples: tuple[Sample, ...]) -> dict[tuple[str, int], int]:
+    counts: dict[tuple[str, int], int] = {}
     for s in samples:
-        counts[s.doc_id] = counts.get(s.doc_id, 0) + 1
+        counts[s.doc_key] = counts.get(s.doc_key, 0) + 1
     return counts
 
 
@@ -264,6 +277,11 @@ def _resolve_screenshot(value: Any, base: Path) -> Path | None:
     for candidate in tries:
         if candidate.is_file():
             return candidate.resolve()
+    # Copied from another machine: an absolute path that no longer exists; look beside the run.
+    for pattern in (f"*/{path.name}", f"*/*/{path.name}"):
+        found = next(iter(sorted(base.glob(pattern))), None)
+        if found is not None and found.is_file():
+            return found.resolve()
     return None
 
 
@@ -341,7 +359,7 @@ def _case_doc(doc: Mapping[str, Any], fallback_id: str) -> CaseDoc:
     )
 
 
-def read_samples(path: Path) -> tuple[list[Sample], dict[str, CaseDoc], list[str]]:
+def read_samples(path: Path, task: str = "") -> tuple[list[Sample], dict[str, CaseDoc], list[str]]:
     """Samples, case rows and notes (lines that could not be read) of one samples file."""
     samples: list[Sample] = []
     cases: dict[str, CaseDoc] = {}
@@ -370,17 +388,10 @@ def read_samples(path: Path) -> tuple[list[Sample], dict[str, CaseDoc], list[str
             prompt = _prompt_sent(line)
             for index, raw in enumerate(filtered):
                 response = responses[index] if len(responses) == len(filtered) else None
-                samples.append(
-                    _sample_from(
-                        raw,
-                        case.case_id,
-                        doc_id,
-                        index,
-                        response if isinstance(response, str) else None,
-                        prompt,
-                        base,
-                    )
+                sample = _sample_from(
+                    raw, case.case_id, doc_id, index, response if isinstance(response, str) else None, prompt, base
                 )
+                samples.append(replace(sample, task=task))
     return samples, cases, notes
 
 
@@ -427,8 +438,33 @@ def _date(results: Mapping[str, Any], path: Path) -> str:
     return stamp.replace("T", " ").split(".")[0] if stamp else "unknown"
 
 
+def _tag(task_config: Any) -> str | None:
+    tag = task_config.get("tag") if isinstance(task_config, Mapping) else None
+    if isinstance(tag, list):
+        tag = next((t for t in tag if isinstance(t, str)), None)
+    return tag if isinstance(tag, str) and tag else None
+
+
+def _task_groups(tasks: list[str], configs: Any, loaded: Mapping[str, tuple[Any, ...]]) -> list[tuple[str, list[str]]]:
+    """Tasks shown as one column: those sharing a tag (``--tasks a11y_html_by_category``) whose
+    cases do not overlap, so a run split by category reads as one model, not four half-empty ones."""
+    by_tag: dict[str, list[str]] = {}
+    for task in tasks:
+        tag = _tag(configs.get(task) if isinstance(configs, Mapping) else None)
+        by_tag.setdefault(tag or f"\0{task}", []).append(task)
+    out: list[tuple[str, list[str]]] = []
+    for key, members in by_tag.items():
+        case_sets = [set(loaded[t][1]) for t in members]
+        disjoint = sum(len(c) for c in case_sets) == len(set().union(*case_sets))
+        if len(members) > 1 and disjoint:
+            out.append((key, members))
+        else:
+            out.extend((t, [t]) for t in members)
+    return out
+
+
 def load_results(path: Path) -> list[RunSeries]:
-    """One series per task of one results file, with its samples when they were logged."""
+    """One series per task (or per tag of tasks over distinct cases) of one results file."""
     results = json.loads(path.read_text(encoding="utf-8"))
     config = results.get("config") if isinstance(results.get("config"), Mapping) else {}
     args = parse_model_args(config.get("model_args"))
@@ -436,31 +472,39 @@ def load_results(path: Path) -> list[RunSeries]:
     model_name = str(results.get("model_name") or args.get("pretrained") or args.get("model") or model)
     configs = results.get("configs")
     tasks = list(configs) if isinstance(configs, Mapping) and configs else list(results["results"])
-    out: list[RunSeries] = []
+    loaded: dict[str, tuple[list[Sample], dict[str, CaseDoc], list[str], Path | None]] = {}
     for task in tasks:
         samples_path = find_samples(path, task)
-        notes: list[str] = []
+        if samples_path is None:
+            note = f"no samples file for task {task} beside {path.name}: run lm_eval with --log_samples"
+            loaded[task] = ([], {}, [note], None)
+        else:
+            loaded[task] = (*read_samples(samples_path, task), samples_path)
+    out: list[RunSeries] = []
+    for name, members in _task_groups(tasks, configs, loaded):
         samples: list[Sample] = []
         cases: dict[str, CaseDoc] = {}
-        if samples_path is None:
-            notes.append(f"no samples file for task {task} beside {path.name}: run lm_eval with --log_samples")
-        else:
-            samples, cases, notes = read_samples(samples_path)
-        task_results = results["results"].get(task)
+        notes: list[str] = []
+        for task in members:
+            samples.extend(loaded[task][0])
+            cases.update(loaded[task][1])
+            notes.extend(loaded[task][2])
+        task_results = results["results"].get(name)
         out.append(
             RunSeries(
                 model=model,
                 model_name=model_name,
                 short_name=_short_name(model, args, model_name),
-                task=task,
+                task=name,
                 results_path=path,
                 date=_date(results, path),
                 results=results,
                 reported=_reported(task_results) if isinstance(task_results, Mapping) else {},
                 samples=tuple(samples),
                 cases=cases,
-                samples_path=samples_path,
+                samples_path=loaded[members[0]][3],
                 notes=tuple(notes),
+                member_tasks=tuple(members),
             )
         )
     return out
@@ -468,7 +512,6 @@ def load_results(path: Path) -> list[RunSeries]:
 
 def _label(series: list[RunSeries]) -> list[RunSeries]:
     """Give each series a unique, short label: the model, then the task, then the date if needed."""
-    from dataclasses import replace
 
     def labels(parts: int) -> list[str]:
         out = []

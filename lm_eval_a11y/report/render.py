@@ -179,12 +179,12 @@ def render_report(
 ) -> str:
     """The report as one HTML document (text); ``out_path`` only anchors relative screenshot links."""
     out_dir = Path(out_path).resolve().parent
-    shots: dict[tuple[int, int, int], str] = {}
+    shots: dict[tuple[int, str, int, int], str] = {}
     for i, summary in enumerate(report.summaries):
         for sample in summary.series.samples:
             src = screenshot_src(sample, screenshots, out_dir)
             if src is not None:
-                shots[(i, sample.doc_id, sample.index)] = src
+                shots[(i, sample.task, sample.doc_id, sample.index)] = src
     template = _environment().get_template("report.html.j2")
     return template.render(
         report=report,

@@ -132,3 +132,13 @@ def test_cost_unknown_without_price_and_nan_without_a_pass(series: list[RunSerie
     assert summary.cost.cost is not None and summary.cost.cost > 0
     per_pass = summary.cost.cost_per_pass
     assert per_pass is not None and math.isnan(per_pass)
+
+
+def test_merged_category_run_is_computed_from_samples(series: list[RunSeries]) -> None:
+    """Tasks merged under a tag have no lm-eval aggregate: numbers come from the samples."""
+    b = series[1]
+    merged = replace(b, task="a11y_html_by_category", reported={}, member_tasks=("x", "y"))
+    summary = build_report([merged]).summaries[0]
+    assert summary.metrics["pass"].source == "samples"
+    assert summary.metrics["pass"].value == pytest.approx(2 / 3)
+    assert summary.metrics["pass"].n == 3

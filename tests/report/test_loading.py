@@ -150,3 +150,58 @@ def test_labels_stay_unique_for_the_same_model(runs_copy: Path) -> None:
     found = load_runs([runs_copy / "model-b"])
     assert len(found) == 2
     assert len({s.label for s in found}) == 2
+
+
+def _split_by_category(model_dir: Path, groups: dict[str, list[str]], tag: str) -> None:
+    """Rewrite a one-task run as lm-eval writes ``--tasks <tag>``: one task and samples file per group."""
+    results_path = next(model_dir.glob("results_*.json"))
+    stamp = results_path.stem.removeprefix("results_")
+    samples_path = next(model_dir.glob("samples_*.jsonl"))
+    lines = [json.loads(x) for x in samples_path.read_text().splitlines()]
+    samples_path.unlink()
+    results = json.loads(results_path.read_text())
+    (old_task,) = results["configs"]
+    config = results["configs"].pop(old_task)
+    results["results"].pop(old_task)
+    for task, case_ids in groups.items():
+        results["configs"][task] = {**config, "task": task, "tag": tag}
+        results["results"][task] = {"alias": task}
+        mine = [line for line in lines if line["doc"]["id"] in case_ids]
+        for doc_id, line in enumerate(mine):
+            line["doc_id"] = doc_id
+        (model_dir / f"samples_{task}_{stamp}.jsonl").write_text("".join(json.dumps(x) + "\n" for x in mine))
+    results_path.write_text(json.dumps(results))
+
+
+def test_tasks_of_one_tag_over_distinct_cases_are_one_column(runs_copy: Path) -> None:
+    model_dir = next((runs_copy / "model-b").rglob("results_*.json")).parent
+    groups = {"a11y_html_widgets": ["disclosure", "tabs"], "a11y_html_forms": ["login-form"]}
+    _split_by_category(model_dir, groups, "a11y_html_by_category")
+    (merged,) = load_runs([runs_copy / "model-b"])
+    assert merged.task == "a11y_html_by_category"
+    assert set(merged.member_tasks) == set(groups)
+    assert len(merged.samples) == 3 and set(merged.cases) == {"disclosure", "tabs", "login-form"}
+    assert len({s.doc_key for s in merged.samples}) == 3, "doc ids restart per task and must not collide"
+    assert merged.max_gen_toks == 4096, "settings come from the member tasks"
+
+
+def test_tasks_of_one_tag_over_the_same_cases_stay_apart(runs_copy: Path) -> None:
+    model_dir = next((runs_copy / "model-b").rglob("results_*.json")).parent
+    everything = ["disclosure", "tabs", "login-form"]
+    _split_by_category(model_dir, {"a11y_html": everything, "a11y_html_instructed": everything}, "variants")
+    found = load_runs([runs_copy / "model-b"])
+    assert sorted(s.task for s in found) == ["a11y_html", "a11y_html_instructed"]
+    assert sorted(s.label for s in found) == [
+        "fake/echo-examples · a11y_html",
+        "fake/echo-examples · a11y_html_instructed",
+    ]
+
+
+def test_screenshot_moved_with_the_run(runs_copy: Path) -> None:
+    """A record written on another machine names an absolute path; the file is found beside the run."""
+    path = next((runs_copy / "model-a").rglob("samples_*.jsonl"))
+    text = path.read_text().replace('"screenshots/', '"/elsewhere/run/screenshots/')
+    path.write_text(text)
+    (a,) = load_runs([runs_copy / "model-a"])
+    shots = [s.screenshot for s in a.samples if s.observation is not None]
+    assert all(p is not None and p.is_file() and str(p).startswith(str(runs_copy)) for p in shots)
