@@ -160,8 +160,12 @@ async def arrow_navigation(s: Session) -> Outcome:
     if aria is None:
         return not_applicable("The folders are disclosure buttons, not an ARIA tree; Tab moves between them")
     first = await _enter_tree(s, aria)
+    if first is not None and first.role != "treeitem":
+        # Focus on the tree with no current item yet: the first arrow press picks one.
+        await s.press("ArrowDown")
+        first = await _current(s)
     if first is None or first.role != "treeitem":
-        return failed("Tab into the tree does not make a tree item current")
+        return failed("Neither Tab into the tree nor Down arrow makes a tree item current")
     await s.press("ArrowDown")
     second = await _current(s)
     if second is None or second.role != "treeitem" or second.ref == first.ref:
