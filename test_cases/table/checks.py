@@ -42,8 +42,14 @@ async def _rows(s: Session, table: Element) -> list[list[Element]]:
     return rows
 
 
+def _is_header_row(cells: list[Element]) -> bool:
+    # A <th> in a row that also holds data cells is a row header to browsers even where axe's
+    # role guess says column header (no scope), so only all-header rows hold column headers.
+    return all(c.role == "columnheader" or c.tag == "th" for c in cells)
+
+
 def _header_index(rows: list[list[Element]], title: str) -> int | None:
-    for cells in rows:
+    for cells in filter(_is_header_row, rows):
         for index, cell in enumerate(cells):
             if cell.role == "columnheader" and title.lower() in cell.name.lower():
                 return index
@@ -55,15 +61,16 @@ async def _column(s: Session, table: Element, title: str) -> list[str] | None:
     index = _header_index(rows, title)
     if index is None:
         return None
-    data = [cells for cells in rows if not any(c.role == "columnheader" for c in cells)]
+    data = [cells for cells in rows if not _is_header_row(cells)]
     return [cells[index].text for cells in data if index < len(cells)]
 
 
 async def _header(s: Session, table: Element, title: str) -> Element | None:
-    for header in await s.find_all("th, [role=columnheader]", table):
-        if header.role == "columnheader" and title.lower() in header.name.lower():
-            return header
-    return None
+    rows = await _rows(s, table)
+    index = _header_index(rows, title)
+    if index is None:
+        return None
+    return next(cells[index] for cells in rows if _is_header_row(cells) and index < len(cells))
 
 
 async def _sort_button(s: Session, table: Element, title: str) -> Element | None:
@@ -108,7 +115,7 @@ async def table_structure(s: Session) -> Outcome:
     if missing:
         names = ", ".join(missing)
         return failed(f"No column header is exposed for {names}; cells are not announced with their column")
-    data = [cells for cells in rows if not any(c.role == "columnheader" for c in cells)]
+    data = [cells for cells in rows if not _is_header_row(cells)]
     if len(data) < len(INITIAL_ORDER):
         return failed(f"Only {len(data)} data rows are exposed as table rows; the five people should each be a row")
     return passed(f"{table.describe()} has column headers {', '.join(COLUMNS)} and {len(data)} data rows")
