@@ -14,11 +14,13 @@ import json
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from lm_eval_a11y.cases import Case, Example, get_case, load_cases, load_examples
+from lm_eval_a11y.cases import Case, CaseError, Example, load_case, load_examples
 from lm_eval_a11y.cli import EXIT_FAIL, EXIT_OK, UsageError
 from lm_eval_a11y.observation import Observation
+from lm_eval_a11y.resources import cases_dir
 from lm_eval_a11y.scoring import score_observation
 
 AXE_COLUMN = "axe"
@@ -61,13 +63,47 @@ def register(sub: Any) -> None:
     validate.set_defaults(handler=run_validate)
 
 
+# ----------------------------------------------------------------------------------- discovery
+
+
+def discover(root: Path | None = None) -> list[tuple[str, Case | CaseError]]:
+    """Every case folder with its loaded case, or the reason it does not load.
+
+    Unlike :func:`lm_eval_a11y.cases.load_cases` this loads each folder on its own, so that one
+    malformed case (say, one still being written) is reported instead of hiding all the others.
+    """
+    base = Path(root or cases_dir())
+    folders = sorted(p for p in base.iterdir() if p.is_dir() and not p.name.startswith((".", "_")))
+    found: list[tuple[str, Case | CaseError]] = []
+    for folder in folders:
+        try:
+            found.append((folder.name, load_case(folder)))
+        except CaseError as err:
+            found.append((folder.name, err))
+    return found
+
+
+def _select(ids: Sequence[str]) -> tuple[list[Case], list[tuple[str, CaseError]]]:
+    """The cases named in ``ids`` (all when empty) and the folders that failed to load."""
+    base = cases_dir()
+    if not ids:
+        found = discover(base)
+        return [c for _, c in found if isinstance(c, Case)], [(n, e) for n, e in found if isinstance(e, CaseError)]
+    cases = []
+    for case_id in dict.fromkeys(ids):
+        folder = base / case_id
+        if not (folder / "case.yaml").is_file():
+            known = ", ".join(name for name, _ in discover(base))
+            raise UsageError(f"unknown case {case_id!r}; known cases: {known}")
+        cases.append(load_case(folder))
+    return cases, []
+
+
 # ---------------------------------------------------------------------------------------- list
 
 
 def _example_count(case: Case) -> int | None:
     """Number of examples, or None when they do not load (so one broken case does not hide the rest)."""
-    from lm_eval_a11y.cases import CaseError
-
     try:
         return len(load_examples(case))
     except CaseError:
@@ -91,11 +127,15 @@ def case_summary(case: Case) -> dict[str, Any]:
 
 
 def run_list(args: argparse.Namespace) -> int:
-    rows = [case_summary(case) for case in load_cases()]
+    found = discover()
+    rows = [case_summary(case) for _, case in found if isinstance(case, Case)]
+    broken = [(name, err) for name, err in found if isinstance(err, CaseError)]
+    code = EXIT_FAIL if broken else EXIT_OK
     if args.json:
-        json.dump({"cases": rows}, sys.stdout, indent=2)
+        invalid = [{"id": name, "error": str(err)} for name, err in broken]
+        json.dump({"cases": rows, "invalid": invalid}, sys.stdout, indent=2)
         sys.stdout.write("\n")
-        return EXIT_OK
+        return code
     table = [
         [
             row["id"],
@@ -109,8 +149,10 @@ def run_list(args: argparse.Namespace) -> int:
         for row in rows
     ]
     print(_format_table(["id", "category", "tags", "wcag", "R", "BP", "examples"], table))
-    print(f"{len(rows)} case(s)")
-    return EXIT_OK
+    for name, err in broken:
+        print(f"invalid case {name}: {err}")
+    print(f"{len(rows)} case(s)" + (f", {len(broken)} invalid" if broken else ""))
+    return code
 
 
 # ------------------------------------------------------------------------------------ validate
@@ -251,23 +293,40 @@ def run_validate(args: argparse.Namespace) -> int:
         raise UsageError("--repeat must be at least 1")
     if args.concurrency < 1 or args.timeout <= 0:
         raise UsageError("--concurrency must be at least 1 and --timeout positive")
-    cases = [get_case(case_id) for case_id in dict.fromkeys(args.ids)] if args.ids else list(load_cases())
+    selected, broken = _select(args.ids)
+    cases = []
+    for case in selected:
+        try:
+            load_examples(case)
+        except CaseError as problem:
+            broken.append((case.id, problem))
+        else:
+            cases.append(case)
     results = validate(cases, repeat=args.repeat, timeout_s=args.timeout, concurrency=args.concurrency)
-    ok = all(r.ok for r in results)
+    ok = all(r.ok for r in results) and not broken
     summary = _summary(cases, results, args.repeat)
+    summary["invalid_cases"] = len(broken)
     if args.json:
-        doc = {"ok": ok, "summary": summary, "examples": [r.to_dict() for r in results]}
+        doc = {
+            "ok": ok,
+            "summary": summary,
+            "invalid": [{"id": name, "error": str(err)} for name, err in broken],
+            "examples": [r.to_dict() for r in results],
+        }
         json.dump(doc, sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
         for case in cases:
             print(format_case(case, [r for r in results if r.case_id == case.id]))
             print()
+        for name, error in broken:
+            print(f"invalid case {name}: {error}\n")
         print(
             f"{'OK' if ok else 'FAILED'}: {summary['cases']} case(s), {summary['examples']} example(s), "
             f"{summary['comparisons']} comparison(s), {summary['mismatches']} mismatch(es) in "
             f"{summary['examples_with_mismatches']} example(s), {summary['flaky']} flaky example(s)"
             + (f" over {args.repeat} runs each" if args.repeat > 1 else "")
+            + (f"; {len(broken)} case(s) failed to load" if broken else "")
         )
     return EXIT_OK if ok else EXIT_FAIL
 

@@ -21,8 +21,22 @@ from lm_eval_a11y.resources import cases_dir
 DISCLOSURE = cases_dir() / "disclosure"
 
 
-def test_list_shows_every_case_with_category_criteria_and_counts(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["cases", "list"]) == EXIT_OK
+@pytest.fixture
+def small_suite(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A cases folder holding a copy of the disclosure case and one case that does not load."""
+    root = tmp_path / "cases"
+    shutil.copytree(DISCLOSURE, root / "disclosure")
+    broken = root / "half-written"
+    broken.mkdir()
+    (broken / "case.yaml").write_text("id: half-written\ntitle: Not finished\n", encoding="utf-8")
+    monkeypatch.setenv("A11Y_CASES_DIR", str(root))
+    return root
+
+
+def test_list_shows_every_case_with_category_criteria_and_counts(
+    small_suite: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["cases", "list"]) == EXIT_FAIL  # one case does not load
     out = capsys.readouterr().out
     header = out.splitlines()[0].split()
     assert header == ["id", "category", "tags", "wcag", "R", "BP", "examples"]
@@ -30,20 +44,38 @@ def test_list_shows_every_case_with_category_criteria_and_counts(capsys: pytest.
     assert "widget" in row
     assert "1.3.1, 2.1.1, 2.4.7, 4.1.2" in row
     assert row.split()[-3:] == ["4", "1", "6"]
-    assert out.rstrip().endswith("case(s)")
+    assert "invalid case half-written: " in out
+    assert "missing required field 'version'" in out
+    assert out.rstrip().endswith("1 case(s), 1 invalid")
 
 
-def test_list_json_is_machine_readable(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["cases", "list", "--json"]) == EXIT_OK
+def test_list_of_the_bundled_suite_includes_disclosure(capsys: pytest.CaptureFixture[str]) -> None:
+    main(["cases", "list"])
+    out = capsys.readouterr().out
+    assert any(line.startswith("disclosure ") for line in out.splitlines())
+
+
+def test_list_json_is_machine_readable(small_suite: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["cases", "list", "--json"]) == EXIT_FAIL
     doc = json.loads(capsys.readouterr().out)
-    entry = next(c for c in doc["cases"] if c["id"] == "disclosure")
+    (entry,) = doc["cases"]
+    assert entry["id"] == "disclosure"
     assert entry["category"] == "widget"
     assert entry["tags"] == ["widget", "disclosure"]
     assert entry["wcag"] == ["1.3.1", "2.1.1", "2.4.7", "4.1.2"]
     assert (entry["requirement_checks"], entry["best_practice_checks"], entry["examples"]) == (4, 1, 6)
+    (invalid,) = doc["invalid"]
+    assert invalid["id"] == "half-written"
 
 
-def test_validate_a_correct_case_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
+def test_list_exits_0_when_every_case_loads(small_suite: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    shutil.rmtree(small_suite / "half-written")
+    assert main(["cases", "list"]) == EXIT_OK
+    assert capsys.readouterr().out.rstrip().endswith("1 case(s)")
+
+
+def test_validate_a_correct_case_exits_0(small_suite: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Naming the case validates it even though another folder of the suite does not load.
     assert main(["cases", "validate", "disclosure"]) == EXIT_OK
     out = capsys.readouterr().out
     assert "== disclosure" in out
@@ -94,8 +126,12 @@ def test_validate_json_reports_the_mismatch(wrong_expectation: Path, capsys: pyt
 
 
 def test_validate_unknown_case_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["cases", "validate", "no-such-case"]) == EXIT_USAGE
-    assert "unknown case 'no-such-case'" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exit_info:
+        main(["cases", "validate", "no-such-case"])
+    assert exit_info.value.code == EXIT_USAGE
+    err = capsys.readouterr().err
+    assert "unknown case 'no-such-case'" in err
+    assert "disclosure" in err
 
 
 def _observation(outcomes: dict[str, str]) -> Observation:
@@ -125,3 +161,14 @@ def test_runs_that_disagree_are_reported_flaky() -> None:
     assert not flaky.mismatches
     assert len(flaky.flaky_runs) == 1
     assert not flaky.ok
+
+
+def test_validate_all_reports_a_case_that_does_not_load(small_suite: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for page in (small_suite / "disclosure" / "examples").glob("*.html"):
+        if page.name != "pass-native-details.html":
+            page.unlink()
+    assert main(["cases", "validate"]) == EXIT_FAIL
+    out = capsys.readouterr().out
+    assert "invalid case half-written: " in out
+    assert out.rstrip().splitlines()[-1].endswith("; 1 case(s) failed to load")
+    assert "0 mismatch(es)" in out
