@@ -50,9 +50,14 @@ def _expanded(trigger: Element) -> str | None:
     return trigger.attr("aria-expanded")
 
 
+def _on_screen(e: Element) -> bool:
+    """False for the ``left: -9999px`` way of hiding, which the visibility test alone misses."""
+    return e.rect.get("x", 0) + e.rect.get("width", 0) > 0 and e.rect.get("y", 0) + e.rect.get("height", 0) > 0
+
+
 async def _shown(s: Session) -> bool:
     menu = await s.find(".menu")
-    return menu is not None and menu.visible and not menu.hidden_from_at
+    return menu is not None and menu.visible and _on_screen(menu) and not menu.hidden_from_at
 
 
 async def _open_by_keyboard(s: Session, trigger: Element) -> str | None:
@@ -89,10 +94,10 @@ async def menu_hidden_when_closed(s: Session) -> Outcome:
     menu = await s.find(".menu")
     if menu is None:
         return failed(NO_MENU)
-    if menu.visible:
+    if menu.visible and _on_screen(menu):
         return failed("The actions are visible before the button is used")
     if not menu.hidden_from_at:
-        return failed("The closed dropdown is invisible but a screen reader still reads its actions")
+        return failed("The closed dropdown is out of sight but a screen reader still reads its actions")
     return passed("The closed dropdown is hidden from sight and from assistive technology")
 
 

@@ -33,7 +33,7 @@ async def _buttons(s: Session) -> tuple[Element | None, Element | None]:
     return await s.find(".decrease"), await s.find(".increase")
 
 
-@requirement("field-role", "The quantity field is exposed as a named spinbutton")
+@requirement("field-role", "The quantity field is exposed as a named spinbutton whose value is 1")
 async def field_role(s: Session) -> Outcome:
     field = await s.find(".quantity")
     if field is None:
