@@ -170,6 +170,7 @@ class Report:
     ks: tuple[int, ...]
     currency: str | None
     notes: tuple[str, ...] = field(default=())
+    unrendered: tuple[int, ...] = field(default=())
 
     @property
     def has_repeats(self) -> bool:
@@ -424,4 +425,5 @@ def build_report(series: Sequence[RunSeries], pricing: PriceTable | None = None)
         ks=tuple(ks),
         currency=currency,
         notes=notes,
+        unrendered=tuple(sum(1 for x in s.samples if x.observation is None) for s in series),
     )

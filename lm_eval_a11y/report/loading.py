@@ -427,7 +427,8 @@ def _short_name(model: str, args: Mapping[str, str], model_name: str) -> str:
         if value:
             local = value.startswith(("/", ".", "~")) or "\\" in value
             return value.rstrip("/\\").replace("\\", "/").rsplit("/", 1)[-1] if local else value
-    return model_name or model or "model"
+    # No model argument names it (lm-eval then makes up a random name): the model type says more.
+    return model or model_name or "model"
 
 
 def _date(results: Mapping[str, Any], path: Path) -> str:

@@ -205,3 +205,14 @@ def test_screenshot_moved_with_the_run(runs_copy: Path) -> None:
     (a,) = load_runs([runs_copy / "model-a"])
     shots = [s.screenshot for s in a.samples if s.observation is not None]
     assert all(p is not None and p.is_file() and str(p).startswith(str(runs_copy)) for p in shots)
+
+
+def test_model_without_arguments_is_named_by_its_type(runs_copy: Path) -> None:
+    """``lm_eval --model dummy`` has no model arguments and a random model name."""
+    path = next((runs_copy / "model-b").rglob("results_*.json"))
+    results = json.loads(path.read_text())
+    results["config"].update(model="dummy", model_args="")
+    results["model_name"] = "qdpv68r5"
+    path.write_text(json.dumps(results))
+    (b,) = load_runs([runs_copy / "model-b"])
+    assert b.label == "dummy" and b.model_name == "qdpv68r5"

@@ -76,6 +76,7 @@ def test_every_part_of_the_report_is_there(page: str, series: list[RunSeries]) -
     assert "unknown" in page, "model B has no token counts"
     assert "Failing elements of label" in page and "https://dequeuniversity.com/rules/axe/" in page
     assert page.count('class="card ') == sum(len(s.samples) for s in series)
+    assert "SmolLM2-135M-Instruct.Q4_1 1 of 9; fake/echo-examples 0 of 3." in page, "samples never rendered"
 
 
 def test_link_and_none_screenshot_modes(series: list[RunSeries], tmp_path: Path) -> None:
