@@ -162,10 +162,15 @@ def _count_by_doc(samples: tuple[Sample, ...]) -> dict[tuple[str, int], int]:
 # ---------------------------------------------------------------------------------------- finding files
 
 
+_MAX_RESULTS_BYTES = 50_000_000  # results files are a few KB; anything this big is something else
+
+
 def _looks_like_results(path: Path) -> bool:
     if path.suffix != ".json" or path.name.startswith("samples_"):
         return False
     try:
+        if path.stat().st_size > _MAX_RESULTS_BYTES:
+            return False
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError):
         return False
