@@ -13,13 +13,16 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 __all__ = [
     "TokenCounter",
     "TokenUsage",
+    "TokenizerSource",
     "TokenizerUnavailableError",
+    "counter_for",
     "parse_model_args",
     "tokenizer_source",
 ]
@@ -126,6 +129,12 @@ class TokenCounter:
         out = self.count(response)
         hit = None if max_gen_toks is None else out >= max_gen_toks
         return TokenUsage(self.count(prompt), out, hit)
+
+
+@lru_cache(maxsize=4)
+def counter_for(source: TokenizerSource) -> TokenCounter:
+    """A counter per tokenizer, loaded once per process (loading a GGUF tokenizer takes seconds)."""
+    return TokenCounter(source)
 
 
 def _load(source: TokenizerSource) -> Any:

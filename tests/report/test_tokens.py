@@ -15,6 +15,7 @@ from lm_eval_a11y.tokens import (
     TokenizerSource,
     TokenizerUnavailableError,
     TokenUsage,
+    counter_for,
     parse_model_args,
     tokenizer_source,
 )
@@ -70,6 +71,11 @@ def test_named_local_tokenizer_counts(word_tokenizer: Path) -> None:
     assert counter.usage("hello", "hello world", max_gen_toks=2) == TokenUsage(1, 2, True)
     assert counter.usage("hello", "hello", max_gen_toks=2).hit_limit is False
     assert counter.usage("hello", "hello").hit_limit is None
+
+
+def test_counter_for_loads_once(word_tokenizer: Path) -> None:
+    source = TokenizerSource(str(word_tokenizer))
+    assert counter_for(source) is counter_for(source)
 
 
 def test_unknown_tokenizer_fails_without_network(tmp_path: Path) -> None:
