@@ -20,6 +20,7 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -61,11 +62,11 @@ class Sample:
         """A doc is identified by task and doc id: tasks merged into one column restart at 0."""
         return self.task, self.doc_id
 
-    @property
+    @cached_property
     def score(self) -> SampleScore | None:
         return None if self.observation is None else score_observation(self.observation)
 
-    @property
+    @cached_property
     def metrics(self) -> SampleMetrics:
         obs = self.observation
         return sample_metrics(

@@ -14,7 +14,6 @@ import json
 import math
 import os
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -198,6 +197,3 @@ def render_report(
         generated=(generated or datetime.now(tz=timezone.utc)).strftime("%Y-%m-%d %H:%M UTC"),
     )
 
-
-def series_labels(report: Report) -> Sequence[str]:
-    return [s.series.label for s in report.summaries]
