@@ -226,7 +226,9 @@ def find_samples(results_path: Path, task: str) -> Path | None:
         if exact.is_file():
             return exact
     # A results file that was renamed or copied without its date: accept the only candidate.
-    candidates = sorted(folder.glob(f"samples_{task}_*.jsonl"))
+    # (Only names whose rest is a date: "samples_a11y_html_*" also matches a11y_html_instructed's.)
+    own = re.compile(rf"^samples_{re.escape(task)}_\d{{4}}-\d{{2}}-\d{{2}}T[0-9.-]+\.jsonl$")
+    candidates = sorted(p for p in folder.glob(f"samples_{task}_*.jsonl") if own.match(p.name))
     results_files = [p for p in folder.glob("*.json") if _looks_like_results(p)]
     if len(candidates) == 1 and len(results_files) == 1:
         return candidates[0]

@@ -196,4 +196,3 @@ def render_report(
         version=__version__,
         generated=(generated or datetime.now(tz=timezone.utc)).strftime("%Y-%m-%d %H:%M UTC"),
     )
-

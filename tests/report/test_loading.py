@@ -216,3 +216,15 @@ def test_model_without_arguments_is_named_by_its_type(runs_copy: Path) -> None:
     path.write_text(json.dumps(results))
     (b,) = load_runs([runs_copy / "model-b"])
     assert b.label == "dummy" and b.model_name == "qdpv68r5"
+
+
+def test_renamed_results_file_finds_only_its_own_task(runs_copy: Path) -> None:
+    """Without a date in the results name, the one samples file of the task is taken; another
+    task whose name extends this one's (a11y_html_instructed) is never mistaken for it."""
+    model_dir = next((runs_copy / "model-b").rglob("results_*.json")).parent
+    results = next(model_dir.glob("results_*.json"))
+    results.rename(model_dir / "results.json")
+    samples = next(model_dir.glob("samples_*.jsonl"))
+    (model_dir / samples.name.replace("a11y_html_", "a11y_html_instructed_")).write_text("{broken\n")
+    (b,) = load_runs([model_dir / "results.json"])
+    assert b.samples_path == samples and len(b.samples) == 3 and not b.notes
