@@ -228,3 +228,19 @@ def test_renamed_results_file_finds_only_its_own_task(runs_copy: Path) -> None:
     (model_dir / samples.name.replace("a11y_html_", "a11y_html_instructed_")).write_text("{broken\n")
     (b,) = load_runs([model_dir / "results.json"])
     assert b.samples_path == samples and len(b.samples) == 3 and not b.notes
+
+
+def test_reported_metrics_pick_the_filter_and_read_na_stderr() -> None:
+    from lm_eval_a11y.report.loading import _reported
+
+    got = _reported(
+        {
+            "alias": "a11y_html",
+            "pass,a11y": 0.5,
+            "pass_stderr,a11y": "N/A",
+            "pass@1,a11y": 0.5,
+            "pass@1_stderr,a11y": 0.1,
+            "pass,none": 1.0,
+        }
+    )
+    assert got == {"pass": (0.5, None), "pass@1": (0.5, 0.1)}
