@@ -16,7 +16,7 @@ EMAIL = "#email"
 PASSWORD = "#password"
 ERROR = ".form-error"
 WRONG_EMAIL = "x@example.com"
-WRONG_PASSWORD = "nope42"
+WRONG_PASSWORD = "not-the-password"  # long enough for any minlength
 LIVE_REGIONS = '[aria-live]:not([aria-live="off"]), [role="status"], [role="alert"], [role="log"], output'
 EMAIL_NAME = re.compile(r"e-?mail|user", re.IGNORECASE)
 PASSWORD_NAME = re.compile(r"pass", re.IGNORECASE)

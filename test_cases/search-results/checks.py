@@ -15,16 +15,22 @@ QUERY = "input[name=q]"
 COUNT = ".result-count"
 RESULT = ".result"
 NEW_QUERY = "soup"
-RESULTS_HEADING = re.compile(r"result|match|found", re.IGNORECASE)
+RESULTS_HEADING = re.compile(r"result|match|found|recipe|search|lemon|soup", re.IGNORECASE)
+SITE_NAME = re.compile(r"panful(\s+recipes)?", re.IGNORECASE)
+ASIDE_ROLES = ("banner", "navigation", "complementary", "search", "form", "contentinfo")
+LANDMARK_ELEMENTS = "header, nav, aside, footer, form, search, [role]"
+HEADING_ELEMENTS = "h1, h2, h3, h4, h5, h6, [role='heading']"
 SEARCH = re.compile(r"search|find|go", re.IGNORECASE)
 LIVE_REGIONS = '[aria-live]:not([aria-live="off"]), [role="status"], [role="alert"], [role="log"], output'
 
 
 async def _search_button(s: Session) -> Element | None:
-    for button in await s.by_role("button"):
-        if button.visible and (SEARCH.search(button.name) or button.attr("type") == "submit"):
-            return button
-    return None
+    buttons = [b for b in await s.by_role("button") if b.visible]
+    for wanted in (lambda b: b.name.strip().lower() == "search", lambda b: bool(SEARCH.search(b.name))):
+        for button in buttons:
+            if wanted(button):
+                return button
+    return next((b for b in buttons if b.attr("type") == "submit"), None)
 
 
 async def _new_search(s: Session) -> tuple[Element | None, str]:
@@ -60,10 +66,21 @@ async def search_field_named(s: Session) -> Outcome:
 
 @requirement("results-heading", "A heading introduces the results")
 async def results_heading(s: Session) -> Outcome:
-    names = [h.name for h in await s.headings()]
-    if any(RESULTS_HEADING.search(n) for n in names):
-        return passed("The results have a heading")
-    return failed(f"No heading mentions the results; the headings are {names}")
+    headings = {h.ref: h for h in await s.headings()}
+    # Headings of the site header, navigation, sidebars and the search form do not introduce results.
+    aside_refs = {m.ref for m in await s.landmarks() if m.role in ASIDE_ROLES}
+    asides = [el for el in await s.find_all(LANDMARK_ELEMENTS) if el.ref in aside_refs]
+    for el in await s.find_all(f"{HEADING_ELEMENTS}, {RESULT}"):
+        if el.ref not in headings:
+            if RESULT[1:] in el.classes:
+                break
+            continue
+        name = headings[el.ref].name.strip()
+        if not name or SITE_NAME.fullmatch(name) or any([await s.contains(a, el) for a in asides]):
+            continue
+        return passed(f"The heading {name!r} introduces the results")
+    names = [h.name for h in headings.values()]
+    return failed(f"No heading comes before the results to introduce them; the headings are {names}")
 
 
 @requirement("results-structured", "The results are items of one list, or each result has its own heading")
@@ -83,7 +100,7 @@ async def results_structured(s: Session) -> Outcome:
         if item is not None:
             holders.update([lst.ref for lst in lists if lst.role == "list" and await s.contains(lst, item)][-1:])
             continue
-        if not await s.find_all("h1, h2, h3, h4, h5, h6, [role='heading']", within=result):
+        if not await s.find_all(HEADING_ELEMENTS, within=result):
             return failed(f"{result.describe()} is neither a list item nor headed: the results read as one block")
     if len(holders) > 1:
         return failed("The results are spread over several lists")

@@ -24,6 +24,10 @@ DARK_MODE = 1
 PAD = 6
 
 
+def _quote(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
 def _is_control(el: Element) -> bool:
     return el.role in CHECKABLE or (el.role == "button" and el.attr("aria-pressed") is not None)
 
@@ -52,6 +56,9 @@ async def _control(s: Session, toggle: Element) -> Element | None:
             for el in await s.find_all(INSIDE, within=label):
                 if _is_control(el):
                     return el
+            target = await s.find(f'[id="{_quote(label.attr("for") or "")}"]') if label.attr("for") else None
+            if target is not None and _is_control(target):
+                return target
     return None
 
 
@@ -114,7 +121,7 @@ async def keyboard_reachable(s: Session) -> Outcome:
     found, reason = await _controls(s, by_name=False)
     if not found:
         return failed(reason)
-    stops = {el.ref for el in await s.tab_sequence(max_stops=40)}
+    stops = {el.ref for el in await s.tab_sequence(max_stops=60)}
     missed = [label for label, control in found.items() if control.ref not in stops]
     if missed:
         return failed(f"Tab never reaches the switch for {', '.join(missed)}")
@@ -147,7 +154,11 @@ async def focus_visible(s: Session) -> Outcome:
     if not found:
         return failed(reason)
     control = found[SETTINGS[DARK_MODE][0]]
-    toggles = [t for t in await s.find_all(TOGGLE) if await s.contains(t, control) or await s.contains(control, t)]
+    toggles = []
+    for toggle in await s.find_all(TOGGLE):
+        owner = await _control(s, toggle)
+        if owner is not None and owner.ref == control.ref:
+            toggles.append(toggle)
     if not control.focusable or not await s.tab_to(control):
         return failed(f"Pressing Tab never reaches {control.describe()}")
     # The visible part of a switch is often not the focused input, so compare the whole area.
