@@ -496,12 +496,19 @@ class Session:
         await self.probe("blur")
         await self._evaluate("window.scrollTo(0, 0), true")
         seen: set[int] = set()
+        outside = 0
         for _ in range(max_stops):
             await self.page.keyboard.press("Tab")
             await self.settle(0)
             current = await self.active()
             if current is None:
+                # Focus left the document (past the last stop). Twice in a row means the page
+                # has no Tab stop at all: stop now instead of spending the time budget.
+                outside += 1
+                if outside >= 2:
+                    return False
                 continue
+            outside = 0
             if current.ref == element.ref or await self.contains(element, current):
                 return True
             if current.ref in seen:
