@@ -152,9 +152,11 @@ async def grid_arrow_navigation(s: Session) -> Outcome:
         number = _day(await _current(s))
         if number != expected:
             return failed(f"{key} leads to {number}, not day {expected}")
-    await s.press("Tab")
-    if await s.focus_within(table):
-        return failed("Tab from a day lands on another day: the grid is not a single Tab stop")
+    # Count Tab stops from the top: pressing Tab once from the widget is unreliable when it is the
+    # last stop on the page, since focus then leaves the document and activeElement stays put.
+    inside = [stop for stop in await s.tab_sequence() if await s.contains(table, stop)]
+    if len(inside) > 1:
+        return failed(f"Tab stops on {len(inside)} days inside the grid: it is not a single Tab stop")
     return passed("Arrow keys move by day and by week, and the grid is a single Tab stop")
 
 

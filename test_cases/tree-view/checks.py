@@ -174,9 +174,11 @@ async def arrow_navigation(s: Session) -> Outcome:
     back = await _current(s)
     if back is None or back.ref != first.ref:
         return failed("Up arrow does not return to the item above")
-    await s.press("Tab")
-    if await s.focus_within(aria):
-        return failed("Tab from an item lands on another item: the tree is not a single Tab stop")
+    # Count Tab stops from the top: pressing Tab once from the widget is unreliable when it is the
+    # last stop on the page, since focus then leaves the document and activeElement stays put.
+    inside = [stop for stop in await s.tab_sequence() if await s.contains(aria, stop)]
+    if len(inside) > 1:
+        return failed(f"Tab stops on {len(inside)} items inside the tree: it is not a single Tab stop")
     return passed("Tab enters and leaves the tree in one stop; Down and Up move between items")
 
 

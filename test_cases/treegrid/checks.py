@@ -175,9 +175,11 @@ async def treegrid_arrow_navigation(s: Session) -> Outcome:
     back = await _row_of_focus(s, table)
     if back is None or back.ref != first.ref:
         return failed("Up arrow does not return to the row above")
-    await s.press("Tab")
-    if await s.focus_within(table):
-        return failed("Tab from a row lands on another row: the treegrid is not a single Tab stop")
+    # Count Tab stops from the top: pressing Tab once from the widget is unreliable when it is the
+    # last stop on the page, since focus then leaves the document and activeElement stays put.
+    inside = [stop for stop in await s.tab_sequence() if await s.contains(table, stop)]
+    if len(inside) > 1:
+        return failed(f"Tab stops on {len(inside)} rows inside the treegrid: it is not a single Tab stop")
     return passed("Tab enters and leaves the treegrid in one stop; Down and Up move between rows")
 
 
