@@ -20,6 +20,10 @@ async def _bar(s: Session) -> tuple[Element | None, str]:
     for inner in await s.find_all("meter, progress, [role=meter], [role=progressbar]", hook):
         if inner.role in RANGE_ROLES and not inner.hidden_from_at:
             return inner, ""
+    # The class may sit on the drawn fill inside an element that carries the role.
+    for outer in await s.find_all("[role=meter], [role=progressbar]"):
+        if outer.role in RANGE_ROLES and not outer.hidden_from_at and await s.contains(outer, hook):
+            return outer, ""
     return None, f"The bar {hook.describe()} is a drawing only: assistive technology is told nothing about it"
 
 
