@@ -7,6 +7,8 @@ element with role ``checkbox``. Its state is ``aria-checked`` when present, else
 
 from __future__ import annotations
 
+from typing import Any
+
 from lm_eval_a11y.checks import Element, Outcome, Session, best_practice, failed, passed, requirement
 
 NO_GROUP = "No element has the class 'toppings' the prompt asked for"
@@ -173,16 +175,16 @@ async def focus_visible(s: Session) -> Outcome:
         label = await s.find("label:has(:focus)")
     if label is None or not label.visible:
         return failed(f"The focused checkbox {focused.describe()} is not visible and has no visible label")
-    if await _looks_focused(s, focused, label):
+    if await _looks_focused(s, label):
         return passed(f"The label {label.describe()} changes visibly while its checkbox has focus")
     return failed(f"Nothing changes on {label.describe()} while its hidden checkbox has focus")
 
 
-async def _looks_focused(s: Session, focused: Element, area: Element) -> bool:
+async def _looks_focused(s: Session, area: Element) -> bool:
     """Pixels of the area with the (hidden) checkbox focused, compared with none focused."""
     rect = await s.probe("scrollIntoView", area.ref)
     x, y = max(rect["x"] - 6, 0), max(rect["y"] - 6, 0)
-    clip = {"x": x, "y": y, "width": rect["width"] + 12, "height": rect["height"] + 12}
+    clip: Any = {"x": x, "y": y, "width": rect["width"] + 12, "height": rect["height"] + 12}
     with_focus = await s.page.screenshot(clip=clip, animations="disabled", caret="hide")
     await s.blur()
     await s.settle(0)
