@@ -1,0 +1,253 @@
+"""Benchmark the evaluator: a new browser per page (naive) against the pooled browser.
+
+    .venv/bin/python scripts/bench_evaluator.py            # 48 case examples + 12 generated pages
+    .venv/bin/python scripts/bench_evaluator.py --json out.json
+
+The corpus is fixed by construction: the cases' own example pages (taken round-robin over the
+cases in id order, so every case's checks run), plus generated pages from about 20 KB to 1 MB
+that each embed a disclosure widget and are evaluated with the ``disclosure`` case, so the large
+pages run interactive checks too. Both modes evaluate the same corpus in the same run, so the
+ratio is measured under the same machine load; the figures printed are wall-clock pages per
+second and the peak PSS of every Chromium process, sampled in a thread.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import psutil
+
+from lm_eval_a11y.cases import Case, CaseError, load_case, load_examples
+from lm_eval_a11y.evaluator import Evaluator, EvaluatorSettings
+from lm_eval_a11y.observation import Observation
+from lm_eval_a11y.resources import cases_dir
+
+Page = tuple[Case | None, str, str]  # case, html, name
+
+
+def _generated(index: int, sections: int) -> str:
+    """A long article with a form, a table, images and one disclosure widget near the top."""
+    parts = [
+        '<!doctype html><html lang="en"><head><meta charset="utf-8">',
+        f"<title>Generated page {index}</title>",
+        "<style>.panel[hidden]{display:none} .trigger:focus-visible{outline:3px solid #b00}</style>",
+        "</head><body><header><h1>Field notes</h1><nav aria-label='Sections'><ul>",
+    ]
+    parts += [f'<li><a href="#s{i}">Section {i}</a></li>' for i in range(min(sections, 40))]
+    parts.append("</ul></nav></header><main>")
+    parts.append(
+        '<h2>Question</h2><button type="button" class="trigger" aria-expanded="false" aria-controls="a1">'
+        'Why measure?</button><div id="a1" class="panel" hidden><p>Because guesses drift.</p></div>'
+        "<script>const t=document.querySelector('.trigger'),p=document.getElementById('a1');"
+        "t.addEventListener('click',()=>{const o=t.getAttribute('aria-expanded')==='true';"
+        "t.setAttribute('aria-expanded',String(!o));p.hidden=o;});</script>"
+    )
+    for i in range(sections):
+        parts.append(f'<section aria-labelledby="h{i}"><h2 id="h{i}">Section {i}</h2>')
+        parts.append("<p>" + " ".join(f"Observation {i}.{j} holds steady under load." for j in range(12)) + "</p>")
+        if i % 5 == 0:
+            parts.append(
+                f'<form><label for="f{i}">Note {i}</label><input id="f{i}" name="f{i}">'
+                f'<button type="submit">Save {i}</button></form>'
+            )
+        if i % 7 == 0:
+            rows = "".join(f"<tr><th scope='row'>Row {r}</th><td>{r * i}</td></tr>" for r in range(8))
+            parts.append(
+                f"<table><caption>Table {i}</caption><tr><th scope='col'>Row</th>"
+                f"<th scope='col'>Value</th></tr>{rows}</table>"
+            )
+        if i % 3 == 0:
+            parts.append(f'<img src="data:," alt="Figure {i}" width="40" height="20">')
+        parts.append("</section>")
+    parts.append("</main><footer><p>End of notes.</p></footer></body></html>")
+    return "".join(parts)
+
+
+def build_corpus(examples: int, generated: int) -> tuple[list[Page], list[str]]:
+    """Case examples round-robin over the cases, then generated pages of growing size."""
+    skipped: list[str] = []
+    per_case: list[list[Page]] = []
+    disclosure: Case | None = None
+    for folder in sorted(p for p in cases_dir().iterdir() if p.is_dir() and not p.name.startswith((".", "_"))):
+        try:
+            case = load_case(folder)
+            pages: list[Page] = [(case, ex.html, f"{case.id}/{ex.name}") for ex in load_examples(case)]
+        except CaseError as err:  # another author's case mid-edit must not stop the benchmark
+            skipped.append(f"{folder.name}: {err}")
+            continue
+        if case.id == "disclosure":
+            disclosure = case
+        per_case.append(pages)
+    corpus: list[Page] = []
+    depth = 0
+    while len(corpus) < examples and any(depth < len(p) for p in per_case):
+        corpus += [pages[depth] for pages in per_case if depth < len(pages)][: examples - len(corpus)]
+        depth += 1
+    sizes = [10, 30, 80, 200, 500, 1000]  # sections, about 0.7 KB each: 8 KB to 700 KB
+    for i in range(generated):
+        html = _generated(i, sizes[i % len(sizes)])
+        corpus.append((disclosure, html, f"generated/{i:02d}-{len(html) // 1024}KB"))
+    return corpus, skipped
+
+
+class PeakPss:
+    """Samples the PSS of every Chromium process under this Python process, in a thread."""
+
+    def __init__(self, interval_s: float = 0.1) -> None:
+        self.interval_s = interval_s
+        self.peak = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._me = psutil.Process()
+
+    def _sample(self) -> int:
+        total = 0
+        for proc in self._me.children(recursive=True):
+            try:
+                if "chrom" in proc.name().lower() or "chrom" in " ".join(proc.cmdline()[:1]).lower():
+                    total += proc.memory_full_info().pss
+            except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
+                continue
+        return total
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self.peak = max(self.peak, self._sample())
+            self._stop.wait(self.interval_s)
+
+    def __enter__(self) -> PeakPss:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
+@dataclass(frozen=True)
+class ModeResult:
+    name: str
+    pages: int
+    seconds: float
+    peak_pss_bytes: int
+    statuses: dict[str, int]
+    observations: tuple[Observation, ...]
+
+    @property
+    def pages_per_s(self) -> float:
+        return self.pages / self.seconds
+
+
+def _measure(name: str, corpus: list[Page], run: Callable[[list[Page]], list[Observation]]) -> ModeResult:
+    with PeakPss() as memory:
+        started = time.perf_counter()
+        observations = run(corpus)
+        seconds = time.perf_counter() - started
+    statuses: dict[str, int] = {}
+    for obs in observations:
+        statuses[obs.status] = statuses.get(obs.status, 0) + 1
+    return ModeResult(name, len(corpus), seconds, memory.peak, statuses, tuple(observations))
+
+
+def naive(corpus: list[Page], timeout_s: float) -> list[Observation]:
+    """What a simple script does: launch a browser for each page, evaluate it, close it."""
+    out = []
+    for i, (case, html, page_name) in enumerate(corpus, 1):
+        with Evaluator(EvaluatorSettings(concurrency=1, timeout_s=timeout_s)) as ev:
+            out.append(ev.evaluate(case, html, name=page_name))
+        _progress(i, len(corpus))
+    return out
+
+
+def _progress(done: int, total: int) -> None:
+    if done % 10 == 0 or done == total:
+        print(f"  {done}/{total}", file=sys.stderr, flush=True)
+
+
+def pooled(corpus: list[Page], concurrency: int, timeout_s: float) -> list[Observation]:
+    with Evaluator(EvaluatorSettings(concurrency=concurrency, timeout_s=timeout_s)) as ev:
+        ev.start()
+        return ev.evaluate_many([(c, h) for c, h, _ in corpus], names=[n for _, _, n in corpus], progress=_progress)
+
+
+def _outcomes(obs: Observation) -> tuple[str, tuple[str, ...], tuple[tuple[str, str], ...]]:
+    return obs.status, obs.axe.failing_rule_ids(), tuple((c.id, c.outcome) for c in obs.checks)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--examples", type=int, default=48, help="case example pages (default 48)")
+    parser.add_argument("--generated", type=int, default=12, help="generated larger pages (default 12)")
+    parser.add_argument("--concurrency", type=int, default=2, help="pool slots (default 2, for 2 cores)")
+    parser.add_argument("--timeout", type=float, default=30.0, help="time budget per page (default 30 s)")
+    parser.add_argument("--skip-naive", action="store_true", help="measure the pool only")
+    parser.add_argument("--json", type=Path, help="also write the figures here")
+    args = parser.parse_args(argv)
+
+    corpus, skipped = build_corpus(args.examples, args.generated)
+    for line in skipped:
+        print(f"skipped case: {line}", file=sys.stderr)
+    kb = sorted(len(h.encode()) // 1024 for _, h, _ in corpus)
+    with_checks = sum(1 for c, _, _ in corpus if c is not None and c.checks)
+    print(
+        f"corpus: {len(corpus)} pages ({with_checks} with case checks), {kb[0]}-{kb[-1]} KB, "
+        f"median {kb[len(kb) // 2]} KB"
+    )
+    load = os.getloadavg()
+    print(f"machine: {os.cpu_count()} cores, load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f} at start")
+
+    results: list[ModeResult] = []
+    if not args.skip_naive:
+        results.append(_measure("naive (browser per page)", corpus, lambda c: naive(c, args.timeout)))
+    results.append(
+        _measure(f"pool (concurrency {args.concurrency})", corpus, lambda c: pooled(c, args.concurrency, args.timeout))
+    )
+    for r in results:
+        print(
+            f"{r.name:28} {r.pages_per_s:6.2f} pages/s  {r.seconds:7.1f} s  "
+            f"peak browser PSS {r.peak_pss_bytes / 2**20:7.0f} MiB  statuses {r.statuses}"
+        )
+    figures: dict[str, object] = {
+        "pages": len(corpus),
+        "load_average_start": load,
+        "load_average_end": os.getloadavg(),
+        "modes": {
+            r.name: {
+                "pages_per_s": r.pages_per_s,
+                "seconds": r.seconds,
+                "peak_pss_mib": r.peak_pss_bytes / 2**20,
+                "statuses": r.statuses,
+            }
+            for r in results
+        },
+    }
+    if len(results) == 2:
+        ratio = results[1].pages_per_s / results[0].pages_per_s
+        differ = [
+            name
+            for (_, _, name), a, b in zip(corpus, results[0].observations, results[1].observations, strict=True)
+            if _outcomes(a) != _outcomes(b)
+        ]
+        print(
+            f"speed-up of the pool: {ratio:.2f}x (target >= 4x); browser PSS peak "
+            f"{max(r.peak_pss_bytes for r in results) / 2**20:.0f} MiB (target < 1024 MiB)"
+        )
+        print(f"pages whose outcomes differ between the modes: {len(differ)} {differ[:5]}")
+        figures["ratio"] = ratio
+        figures["outcome_mismatches"] = differ
+    print(f"load average at end: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    if args.json:
+        args.json.write_text(json.dumps(figures, indent=2), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
