@@ -7,8 +7,6 @@ is wrong, and every published number with it.
 
 from __future__ import annotations
 
-from functools import cache
-
 import pytest
 
 from lm_eval_a11y.cases import Case, Example, load_cases, load_examples
@@ -20,15 +18,16 @@ CASES = load_cases()
 EXAMPLES: list[tuple[Case, Example]] = [(case, ex) for case in CASES for ex in load_examples(case)]
 
 
-@cache
-def _all_observations(evaluator: Evaluator) -> dict[str, Observation]:
-    observations = evaluator.evaluate_many([(case, ex.html) for case, ex in EXAMPLES])
-    return {f"{case.id}/{ex.name}": obs for (case, ex), obs in zip(EXAMPLES, observations, strict=False)}
+_OBSERVED: dict[str, dict[str, Observation]] = {}
 
 
-@pytest.fixture(scope="module")
-def observations(evaluator: Evaluator) -> dict[str, Observation]:
-    return _all_observations(evaluator)
+def _observe(evaluator: Evaluator, case: Case, example: Example) -> Observation:
+    """Evaluate a case's examples together on first use, so `-k <case>` renders only that case."""
+    if case.id not in _OBSERVED:
+        examples = [ex for c, ex in EXAMPLES if c.id == case.id]
+        observations = evaluator.evaluate_many([(case, ex.html) for ex in examples])
+        _OBSERVED[case.id] = {ex.name: obs for ex, obs in zip(examples, observations, strict=True)}
+    return _OBSERVED[case.id][example.name]
 
 
 CHECK_ITEMS = [
@@ -39,18 +38,16 @@ CHECK_ITEMS = [
 
 
 @pytest.mark.parametrize(("case", "example", "check_id", "expected"), CHECK_ITEMS)
-def test_check_outcome(
-    observations: dict[str, Observation], case: Case, example: Example, check_id: str, expected: str
-) -> None:
-    obs = observations[f"{case.id}/{example.name}"]
+def test_check_outcome(evaluator: Evaluator, case: Case, example: Example, check_id: str, expected: str) -> None:
+    obs = _observe(evaluator, case, example)
     assert obs.status == "ok", f"evaluation {obs.status}: {obs.error}"
     result = {c.id: c for c in obs.checks}[check_id]
     assert result.outcome == expected, f"{check_id}: expected {expected}, got {result.outcome}: {result.message}"
 
 
 @pytest.mark.parametrize(("case", "example"), [pytest.param(c, e, id=f"{c.id}/{e.name}") for c, e in EXAMPLES])
-def test_axe_rules_and_verdict(observations: dict[str, Observation], case: Case, example: Example) -> None:
-    obs = observations[f"{case.id}/{example.name}"]
+def test_axe_rules_and_verdict(evaluator: Evaluator, case: Case, example: Example) -> None:
+    obs = _observe(evaluator, case, example)
     failing = tuple(sorted({f.rule_id for f in obs.axe.wcag_failures}))
     assert failing == example.axe_rules, "\n".join(
         f"{f.rule_id}: {[n.html for n in f.nodes]}" for f in obs.axe.wcag_failures
