@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from browser.support import BUDGET_S
+from browser.support import BUDGET_S, ROOMY_BUDGET_S
 from lm_eval_a11y.evaluator import Evaluator, EvaluatorSettings
 
 
@@ -15,6 +15,18 @@ def serial_evaluator() -> Iterator[Evaluator]:
     """One slot and the short budget: every sample of a batch runs on the same slot, in order,
     so the sample after a hostile one proves that the slot itself recovered."""
     ev = Evaluator(EvaluatorSettings(concurrency=1, timeout_s=BUDGET_S))
+    ev.start()
+    try:
+        yield ev
+    finally:
+        ev.close()
+
+
+@pytest.fixture(scope="session")
+def one_slot_evaluator() -> Iterator[Evaluator]:
+    """One slot with the ordinary budget, for pages that must finish even on a busy machine
+    (isolation between samples, and the memory bomb, whose crash can take over 4 s under load)."""
+    ev = Evaluator(EvaluatorSettings(concurrency=1, timeout_s=ROOMY_BUDGET_S))
     ev.start()
     try:
         yield ev

@@ -13,6 +13,9 @@ BUDGET_S = 4.0
 # What a sample may take beyond its budget: stopping the script, building the observation, and
 # creating the replacement context on a machine that other jobs keep busy.
 GRACE_S = 3.0
+ROOMY_BUDGET_S = 20.0
+# A batch of a hostile page and an ordinary one: each is bounded by its budget plus the grace.
+BATCH_BOUND_S = 2 * (BUDGET_S + GRACE_S)
 
 
 def page(name: str) -> str:

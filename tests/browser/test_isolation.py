@@ -6,13 +6,13 @@ from browser.support import fixture_case, page
 from lm_eval_a11y.evaluator import Evaluator
 
 
-def test_a_sample_inherits_nothing_from_the_one_before(serial_evaluator: Evaluator) -> None:
+def test_a_sample_inherits_nothing_from_the_one_before(one_slot_evaluator: Evaluator) -> None:
     case = fixture_case("fixtureleak")
     writer = page("leak-writer.html")
     reader = page("leak-reader.html")
     # One slot: the reader runs on the very page the writer used (and the writer's pagehide
     # handler runs as the reader loads).
-    observations = serial_evaluator.evaluate_many([(None, writer), (case, reader), (None, writer), (case, reader)])
+    observations = one_slot_evaluator.evaluate_many([(None, writer), (case, reader), (None, writer), (case, reader)])
     for obs in observations:
         assert obs.status == "ok", obs.error
     for obs in observations[1::2]:
@@ -21,12 +21,12 @@ def test_a_sample_inherits_nothing_from_the_one_before(serial_evaluator: Evaluat
         assert outcomes["no-foreign-timers-or-listeners"][0] == "pass", outcomes
 
 
-def test_the_leak_checks_do_see_traces_when_they_exist(serial_evaluator: Evaluator) -> None:
+def test_the_leak_checks_do_see_traces_when_they_exist(one_slot_evaluator: Evaluator) -> None:
     """Control: with the writer's script inside the reader's own document, both checks fail."""
     case = fixture_case("fixtureleak")
     script = page("leak-writer.html").split("<script>")[1].split("</script>")[0]
     reader = page("leak-reader.html").replace("<main>", f"<script>{script}</script><main>", 1)
-    obs = serial_evaluator.evaluate(case, reader)
+    obs = one_slot_evaluator.evaluate(case, reader)
     assert obs.status == "ok", obs.error
     outcomes = {c.id: c for c in obs.checks}
     assert outcomes["nothing-inherited"].outcome == "fail"
@@ -35,9 +35,9 @@ def test_the_leak_checks_do_see_traces_when_they_exist(serial_evaluator: Evaluat
     assert outcomes["no-foreign-timers-or-listeners"].outcome == "fail"
 
 
-def test_reset_and_extra_axe_state(fast_evaluator: Evaluator) -> None:
+def test_reset_and_extra_axe_state(evaluator: Evaluator) -> None:
     case = fixture_case("fixturestate")
-    obs = fast_evaluator.evaluate(case, page("reveal-photo.html"))
+    obs = evaluator.evaluate(case, page("reveal-photo.html"))
     assert obs.status == "ok", obs.error
     outcomes = {c.id: c for c in obs.checks}
     assert outcomes["reset-gives-fresh-page"].outcome == "pass", outcomes["reset-gives-fresh-page"].message

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from browser.support import BUDGET_S, GRACE_S, fixture_case, page
+from browser.support import BATCH_BOUND_S, BUDGET_S, GRACE_S, ROOMY_BUDGET_S, fixture_case, page
 from lm_eval_a11y.cases import Case
 from lm_eval_a11y.evaluator import Evaluator, EvaluatorSettings
 from lm_eval_a11y.observation import Observation
@@ -22,14 +22,16 @@ from lm_eval_a11y.observation import Observation
 NORMAL = page("normal-page.html")
 
 
-def run_then_normal(ev: Evaluator, case: Case | None, html: str) -> tuple[Observation, float]:
+def run_then_normal(
+    ev: Evaluator, case: Case | None, html: str, budget_s: float = BUDGET_S
+) -> tuple[Observation, float]:
     """Evaluate the hostile page, then the ordinary page on the same slot; check the latter."""
     started = time.perf_counter()
     hostile, normal = ev.evaluate_many([(case, html), (None, NORMAL)])
     elapsed = time.perf_counter() - started
     assert normal.status == "ok", f"the sample after the hostile one: {normal.status}: {normal.error}"
     assert "image-alt" in normal.axe.failing_rule_ids()
-    assert hostile.timings.total_ms / 1000 < BUDGET_S + GRACE_S, hostile.timings
+    assert hostile.timings.total_ms / 1000 < budget_s + GRACE_S, hostile.timings
     return hostile, elapsed
 
 
@@ -37,7 +39,7 @@ def test_infinite_loop_in_script_times_out(serial_evaluator: Evaluator) -> None:
     obs, elapsed = run_then_normal(serial_evaluator, None, page("loop-in-script.html"))
     assert obs.status == "timeout"
     assert obs.error is not None and "budget of 4 s" in obs.error and "rendering" in obs.error
-    assert elapsed < BUDGET_S + GRACE_S + 4
+    assert elapsed < BATCH_BOUND_S
 
 
 def test_infinite_loop_in_click_handler_times_out_during_checks(serial_evaluator: Evaluator) -> None:
@@ -49,7 +51,7 @@ def test_infinite_loop_in_click_handler_times_out_during_checks(serial_evaluator
     assert obs.axe.states == ("initial",)
     assert {c.id: c.outcome for c in obs.checks} == {"click-go": "error", "after-click": "error"}
     assert all("not run: the evaluation took longer" in c.message for c in obs.checks)
-    assert elapsed < BUDGET_S + GRACE_S + 4
+    assert elapsed < BATCH_BOUND_S
 
 
 def test_dialog_storm_times_out_and_counts_dialogs(serial_evaluator: Evaluator) -> None:
@@ -147,7 +149,7 @@ def test_five_megabyte_static_dom_is_refused_by_the_size_limit(serial_evaluator:
     obs, _ = run_then_normal(serial_evaluator, None, html)
     assert obs.status == "error"
     assert obs.error is not None and "above the limit" in obs.error and "max_html_bytes" in obs.error
-    assert time.perf_counter() - started < BUDGET_S + GRACE_S
+    assert time.perf_counter() - started < BATCH_BOUND_S
 
 
 def test_five_megabyte_static_dom_within_a_raised_limit_ends_in_its_budget() -> None:
@@ -162,14 +164,14 @@ def test_five_megabyte_static_dom_within_a_raised_limit_ends_in_its_budget() -> 
     # Rendering 110,000 rows fits the budget on an idle machine but axe over them does not.
     assert obs.status == "timeout", (obs.status, obs.error)
     assert obs.error is not None and "budget of 4 s" in obs.error
-    assert elapsed < BUDGET_S + GRACE_S + 4
+    assert elapsed < BATCH_BOUND_S
 
 
 def test_script_generated_huge_dom_times_out(serial_evaluator: Evaluator) -> None:
     obs, elapsed = run_then_normal(serial_evaluator, None, page("script-huge-dom.html"))
     assert obs.status == "timeout"
     assert obs.error is not None and "budget of 4 s" in obs.error
-    assert elapsed < BUDGET_S + GRACE_S + 4
+    assert elapsed < BATCH_BOUND_S
 
 
 @pytest.mark.parametrize(
@@ -186,9 +188,11 @@ def test_empty_and_plain_text_are_judged_as_the_page_a_browser_makes(serial_eval
     assert outcomes == {"click-go": "fail", "after-click": "pass"}
 
 
-def test_memory_bomb_crashes_the_renderer_and_says_so(serial_evaluator: Evaluator) -> None:
-    obs, elapsed = run_then_normal(serial_evaluator, None, page("memory-bomb.html"))
-    # V8 stops at --max-old-space-size=512 and takes the renderer down (under 1 s when idle).
+def test_memory_bomb_crashes_the_renderer_and_says_so(one_slot_evaluator: Evaluator) -> None:
+    """V8 stops at --max-old-space-size=512 and takes the renderer down: measured 0.9 s on an idle
+    machine and 4.6 s under load, so this page gets the ordinary budget, not the 4 s one (with
+    4 s on a busy machine the outcome is a timeout instead, which is also clear)."""
+    obs, elapsed = run_then_normal(one_slot_evaluator, None, page("memory-bomb.html"), ROOMY_BUDGET_S)
     assert obs.status == "error", (obs.status, obs.error)
     assert obs.error is not None and "crashed the renderer" in obs.error
-    assert elapsed < BUDGET_S + GRACE_S + 4
+    assert elapsed < 2 * (ROOMY_BUDGET_S + GRACE_S)

@@ -10,17 +10,17 @@ from lm_eval_a11y.evaluator import Evaluator
 
 
 @pytest.mark.parametrize("name", ["tamper-replace-axe.html", "tamper-get-attribute.html", "tamper-array-filter.html"])
-def test_patched_main_world_does_not_hide_failures(fast_evaluator: Evaluator, name: str) -> None:
-    obs = fast_evaluator.evaluate(None, page(name))
+def test_patched_main_world_does_not_hide_failures(evaluator: Evaluator, name: str) -> None:
+    obs = evaluator.evaluate(None, page(name))
     assert obs.status == "ok", obs.error
     rules = set(obs.axe.failing_rule_ids())
     assert {"image-alt", "label"} <= rules, rules
     assert obs.environment is not None and obs.environment.axe_version.startswith("4.")
 
 
-def test_redefined_active_element_does_not_fool_focus_checks(fast_evaluator: Evaluator) -> None:
+def test_redefined_active_element_does_not_fool_focus_checks(evaluator: Evaluator) -> None:
     case = fixture_case("fixturefocus")
-    obs, control = fast_evaluator.evaluate_many(
+    obs, control = evaluator.evaluate_many(
         [
             (case, page("tamper-active-element.html")),
             # Control: with the decoy first in tab order the same check must fail, naming the decoy.
