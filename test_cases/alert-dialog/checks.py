@@ -138,11 +138,11 @@ async def focus_contained(s: Session) -> Outcome:
     # Leaving to the browser's own toolbar (no element focused) is how a native modal dialog
     # wraps; only an element of the page outside the dialog counts as escaping.
     for key in ("Tab", "Shift+Tab"):
-        for step in range(8):
+        for step in range(6):
             where = await s.press(key)
             if where is not None and not await s.focus_within(dialog):
                 return failed(f"After {step + 1} x {key} from inside the dialog, focus reached {where.describe()}")
-    return passed("Focus stayed inside the dialog for 8 x Tab and 8 x Shift+Tab")
+    return passed("Focus stayed inside the dialog for 6 x Tab and 6 x Shift+Tab")
 
 
 @requirement("escape-closes", "Escape closes the dialog and focus goes back to the button that opened it")
