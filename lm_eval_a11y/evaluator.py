@@ -174,15 +174,20 @@ class AsyncEvaluator:
                 ignore_default_args=["--disable-popup-blocking"],
             )
             self._chromium_version = self._browser.version
-            self._slots = asyncio.Queue()
-            for _ in range(self.settings.concurrency):
-                self._slots.put_nowait(_Slot())
+            if self._slots is None:
+                # Once only: after a browser restart, evaluations still hold slots of this queue
+                # and wait on it; a new queue would strand them. Their stale contexts fail once
+                # and are replaced.
+                self._slots = asyncio.Queue()
+                for _ in range(self.settings.concurrency):
+                    self._slots.put_nowait(_Slot())
 
     async def close(self) -> None:
         if self._background:
             await asyncio.wait(set(self._background), timeout=10)
         browser, self._browser = self._browser, None
         playwright, self._playwright = self._playwright, None
+        self._slots = None  # their contexts die with the browser
         if browser is not None:
             with contextlib.suppress(Exception):  # closing a dead browser is fine
                 await asyncio.wait_for(browser.close(), 10)
@@ -271,7 +276,14 @@ class AsyncEvaluator:
         run = _Run()
         started = time.perf_counter()
         try:
-            tab = await self._tab(slot)
+            try:
+                # A fresh context takes well under a second; one that never comes means the
+                # browser itself is wedged, and only a new browser helps.
+                tab = await asyncio.wait_for(self._tab(slot), max(10.0, self.settings.timeout_s))
+            except TimeoutError:
+                slot.context = slot.tab = None
+                await self._restart_browser()
+                raise
             run.events = tab.events
             status, error = await self._guarded(case, html, tab, run, name or digest[:12])
             if status != "ok":
