@@ -24,6 +24,7 @@ from lm_eval_a11y.checks import Check
 from lm_eval_a11y.resources import cases_dir
 
 __all__ = [
+    "APG_PATTERNS",
     "CATEGORIES",
     "Case",
     "CaseError",
@@ -35,6 +36,13 @@ __all__ = [
 ]
 
 CATEGORIES: tuple[str, ...] = ("widget", "form", "page", "content")
+# The 30 patterns of the WAI-ARIA Authoring Practices Guide, by the slug of their APG page.
+APG_PATTERNS: tuple[str, ...] = (
+    "accordion", "alert", "alertdialog", "breadcrumb", "button", "carousel", "checkbox", "combobox",
+    "dialog-modal", "disclosure", "feed", "grid", "landmarks", "link", "listbox", "menu-button",
+    "menubar", "meter", "radio", "slider", "slider-multithumb", "spinbutton", "switch", "table",
+    "tabs", "toolbar", "tooltip", "treegrid", "treeview", "windowsplitter",
+)  # fmt: skip
 _CASE_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _WCAG_SC = re.compile(r"^[1-4]\.\d{1,2}\.\d{1,2}$")
 _OUTCOMES = ("pass", "fail", "na")
@@ -170,8 +178,8 @@ def load_case(folder: Path) -> Case:
         if not _WCAG_SC.match(sc):
             raise _fail(meta_path, f"field 'wcag' holds {sc!r}; use success-criterion numbers such as '2.1.1'")
     apg = meta.get("apg_pattern")
-    if apg is not None and (not isinstance(apg, str) or not apg.strip()):
-        raise _fail(meta_path, "field 'apg_pattern' must be a string when present")
+    if apg is not None and apg not in APG_PATTERNS:
+        raise _fail(meta_path, f"field 'apg_pattern' is {apg!r}; allowed: {', '.join(APG_PATTERNS)}")
     hooks = meta.get("hooks") or {}
     if not isinstance(hooks, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in hooks.items()):
         raise _fail(meta_path, "field 'hooks' must map names to CSS selectors (strings)")
@@ -200,12 +208,17 @@ def load_case(folder: Path) -> Case:
     )
 
 
+@lru_cache(maxsize=256)
+def _load_one(folder: Path) -> Case:
+    return load_case(folder)
+
+
 @lru_cache(maxsize=8)
 def _load_all(root: Path) -> tuple[Case, ...]:
     if not root.is_dir():
         raise CaseError(f"{root}: no such cases directory")
     folders = sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith((".", "_")))
-    return tuple(load_case(p) for p in folders)
+    return tuple(_load_one(p) for p in folders)
 
 
 def load_cases(root: Path | None = None) -> tuple[Case, ...]:
@@ -214,6 +227,10 @@ def load_cases(root: Path | None = None) -> tuple[Case, ...]:
 
 
 def get_case(case_id: str, root: Path | None = None) -> Case:
+    """One case by id. Loads only that folder, so a broken neighbour does not hide it."""
+    folder = Path(root or cases_dir()).resolve() / case_id
+    if _CASE_ID.match(case_id) and (folder / "case.yaml").is_file():
+        return _load_one(folder)
     cases = load_cases(root)
     for case in cases:
         if case.id == case_id:

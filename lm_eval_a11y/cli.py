@@ -58,11 +58,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         code: int = args.handler(args)
-    except UsageError as err:
+    except (UsageError, CaseError) as err:
+        # Like argparse's own errors: message on stderr, SystemExit(2).
         parser.exit(EXIT_USAGE, f"a11y-eval {args.command}: error: {err}\n")
-    except CaseError as err:
-        print(f"a11y-eval {args.command}: error: {err}", file=sys.stderr)
-        return EXIT_USAGE
     except (ChromiumNotFoundError, MissingResourceError) as err:
         print(f"a11y-eval {args.command}: the environment is not ready: {err}", file=sys.stderr)
         return EXIT_ENVIRONMENT

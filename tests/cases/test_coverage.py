@@ -28,3 +28,19 @@ def test_enough_examples(case: Case) -> None:
     assert len(failing) >= len(case.requirement_ids), (
         f"{len(failing)} failing examples for {len(case.requirement_ids)} requirement checks"
     )
+
+
+def test_every_apg_pattern_is_covered() -> None:
+    from lm_eval_a11y.cases import APG_PATTERNS
+
+    covered = {c.apg_pattern for c in CASES if c.apg_pattern}
+    assert sorted(set(APG_PATTERNS) - covered) == []
+
+
+def test_page_level_cases_present() -> None:
+    wanted = {
+        "shopping-home", "signup-form", "data-table", "article-figures", "navigation-menu",
+        "status-message", "login-form", "search-results", "settings-page", "pricing-page",
+    }  # fmt: skip
+    assert sorted(wanted - {c.id for c in CASES}) == []
+    assert len(CASES) >= 40
