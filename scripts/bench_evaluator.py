@@ -215,6 +215,16 @@ def main(argv: list[str] | None = None) -> int:
             f"{r.name:28} {r.pages_per_s:6.2f} pages/s  {r.seconds:7.1f} s  "
             f"peak browser PSS {r.peak_pss_bytes / 2**20:7.0f} MiB  statuses {r.statuses}"
         )
+        stages = {
+            stage: sum(getattr(o.timings, f"{stage}_ms") for o in r.observations) / len(r.observations)
+            for stage in ("render", "axe", "checks", "total")
+        }
+        print("    mean per page: " + ", ".join(f"{k} {v:.0f} ms" for k, v in stages.items()))
+        slowest = sorted(zip(r.observations, corpus, strict=True), key=lambda pair: -pair[0].timings.total_ms)[:3]
+        print(
+            "    slowest: "
+            + ", ".join(f"{name} {o.status} {o.timings.total_ms / 1000:.1f} s" for o, (_, _, name) in slowest)
+        )
     figures: dict[str, object] = {
         "pages": len(corpus),
         "load_average_start": load,
