@@ -54,14 +54,47 @@
     return el;
   }
 
-  // axe's commons need its virtual tree; set it up for one call and always tear it down.
-  function withAxe(fn) {
-    axe.setup(document);
-    try {
-      return fn();
-    } finally {
+  // axe's commons need its virtual tree, and building it walks the whole document, so it is
+  // kept between calls and thrown away whenever it may be stale: on any DOM mutation (observed
+  // here), on any action of ours (focus, blur, scroll), and whenever the Python side says it acted
+  // (key press, click, a wait: CSS such as :hover or :focus-within changes no DOM but can change
+  // what is visible). `sync(epoch)` carries that from Python at no extra round trip.
+  let axeReady = false;
+  let builtAt = 0;
+  let epoch = -1;
+  let observer = null;
+  // Changes the observer cannot see (inside shadow roots, style-only animations) are bounded
+  // by this age.
+  const MAX_TREE_AGE_MS = 500;
+
+  function invalidate() {
+    if (axeReady) {
       axe.teardown();
+      axeReady = false;
     }
+  }
+
+  function sync(newEpoch) {
+    if (newEpoch !== epoch) {
+      epoch = newEpoch;
+      invalidate();
+    }
+  }
+
+  function withAxe(fn) {
+    if (axeReady && performance.now() - builtAt > MAX_TREE_AGE_MS) {
+      invalidate();
+    }
+    if (!axeReady) {
+      if (observer === null) {
+        observer = new MutationObserver(invalidate);
+        observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+      }
+      axe.setup(document);
+      axeReady = true;
+      builtAt = performance.now();
+    }
+    return fn();
   }
 
   function virtual(el) {
@@ -153,6 +186,14 @@
     if (!el) {
       return null;
     }
+    if (!el.isConnected) {
+      // The page removed it: say so instead of failing (axe has no virtual node for it).
+      return {
+        ref: refOf(el), tag: el.tagName.toLowerCase(), role: null, name: '', text: '',
+        attributes: attributes(el), properties: {}, visible: false, hidden_from_at: true,
+        focusable: false, rect: { x: 0, y: 0, width: 0, height: 0 }, connected: false,
+      };
+    }
     const rect = el.getBoundingClientRect();
     return withAxe(() => {
       const vnode = virtual(el);
@@ -223,6 +264,7 @@
   }
 
   async function runAxe(options) {
+    invalidate();
     const result = await axe.run(document, options);
     const trim = (items) => items.map((item) => ({
       id: item.id,
@@ -288,6 +330,8 @@
     query: (selector, rootRef) => queryAll(selector, rootRef).map(describe),
     byRole: (role) => byRole(role).map(describe),
     active: () => describe(deepActive()),
+    // Only the reference: cheap enough to call after every key press of a long Tab walk.
+    activeRef: () => refOf(deepActive()),
     isVisible: (ref) => isVisible(element(ref)),
     isHiddenFromAT: (ref) => isHiddenFromAT(element(ref)),
     isFocusable: (ref) => isFocusable(element(ref)),
@@ -303,8 +347,10 @@
       const container = element(ref);
       return active !== null && (container === active || container.contains(active));
     },
+    sync,
     focus: (ref) => {
       element(ref).focus();
+      invalidate();
       return describe(deepActive());
     },
     blur: () => {
@@ -312,10 +358,12 @@
       if (active) {
         active.blur();
       }
+      invalidate();
       return true;
     },
     scrollIntoView: (ref) => {
       element(ref).scrollIntoView({ block: 'center', inline: 'center' });
+      invalidate();
       const rect = element(ref).getBoundingClientRect();
       return { x: rect.x, y: rect.y, width: rect.width, height: rect.height };
     },

@@ -340,6 +340,7 @@ class Session:
         self._html = html
         self._settings = tab.settings
         self._dirty = False
+        self._epoch = 0
         self.axe_runs: list[tuple[str, dict[str, Any]]] = []
 
     @property
@@ -366,7 +367,10 @@ class Session:
     async def probe(self, function: str, *args: Any) -> Any:
         """Call one probe function in the isolated world with JSON arguments."""
         arguments = ", ".join(json.dumps(a) for a in args)
-        return await self._evaluate(f"globalThis.__a11yProbe.{function}({arguments})")
+        # sync() lets the probe drop its cached accessibility tree when we acted since last time.
+        return await self._evaluate(
+            f"globalThis.__a11yProbe.sync({self._epoch}), globalThis.__a11yProbe.{function}({arguments})"
+        )
 
     async def run_axe(self, state: str) -> dict[str, Any]:
         result: dict[str, Any] = await self.probe("runAxe", self._settings.axe_options)
@@ -391,13 +395,20 @@ class Session:
     async def settle(self, ms: int | None = None) -> None:
         """Let the page react: two animation frames, then a short timer."""
         delay = self._settings.settle_ms if ms is None else ms
+        self._epoch += 1
         await self._evaluate(
             "new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => "
             f"setTimeout(() => resolve(true), {int(delay)}))))"
         )
 
     async def wait(self, ms: int) -> None:
+        self._epoch += 1
         await asyncio.sleep(ms / 1000)
+
+    def _touch(self) -> None:
+        """Mark that we act on the page: later checks get a fresh page, cached reads are stale."""
+        self._dirty = True
+        self._epoch += 1
 
     # ---------------------------------------------------------------- finding things
 
@@ -457,30 +468,30 @@ class Session:
     async def press(self, key: str, *, settle: bool = True) -> Element | None:
         """Press a key (Playwright key names: ``Tab``, ``Shift+Tab``, ``Enter``, ``ArrowDown``...)
         and return where focus is afterwards."""
-        self._dirty = True
+        self._touch()
         await self.page.keyboard.press(key)
         if settle:
             await self.settle()
         return await self.active()
 
     async def type_text(self, text: str) -> None:
-        self._dirty = True
+        self._touch()
         await self.page.keyboard.type(text)
         await self.settle()
 
     async def focus(self, element: Element) -> Element | None:
         """Move focus programmatically, as a starting point for keyboard steps."""
-        self._dirty = True
+        self._touch()
         data = await self.probe("focus", element.ref)
         return None if data is None else _element(data)
 
     async def blur(self) -> None:
-        self._dirty = True
+        self._touch()
         await self.probe("blur")
 
     async def click(self, element: Element) -> None:
         """Click the middle of the element with the mouse, as a person would (no DOM shortcut)."""
-        self._dirty = True
+        self._touch()
         rect = await self.probe("scrollIntoView", element.ref)
         if not rect or rect["width"] <= 0 or rect["height"] <= 0:
             raise ProbeError(f"{element.describe()} has no size on screen and cannot be clicked")
@@ -489,7 +500,7 @@ class Session:
 
     async def tab_sequence(self, max_stops: int = 40, *, backwards: bool = False) -> list[Element]:
         """Tab through the page from the top and list each stop until focus leaves or wraps."""
-        self._dirty = True
+        self._touch()
         await self.probe("blur")
         await self._evaluate("window.scrollTo(0, 0), true")
         stops: list[Element] = []
@@ -507,7 +518,7 @@ class Session:
 
     async def tab_to(self, element: Element, max_stops: int = 60) -> bool:
         """Press Tab from the top of the page until ``element`` has focus; False if it never does."""
-        self._dirty = True
+        self._touch()
         await self.probe("blur")
         await self._evaluate("window.scrollTo(0, 0), true")
         seen: set[int] = set()
@@ -515,7 +526,7 @@ class Session:
         for _ in range(max_stops):
             await self.page.keyboard.press("Tab")
             await self.settle(0)
-            current = await self.active()
+            current = await self.probe("activeRef")
             if current is None:
                 # Focus left the document (past the last stop). Twice in a row means the page
                 # has no Tab stop at all: stop now instead of spending the time budget.
@@ -524,24 +535,37 @@ class Session:
                     return False
                 continue
             outside = 0
-            if current.ref == element.ref or await self.contains(element, current):
+            if current == element.ref or await self.probe("contains", element.ref, current):
                 return True
-            if current.ref in seen:
+            if current in seen:
                 return False
-            seen.add(current.ref)
+            seen.add(current)
         return False
 
     async def focus_trapped(self, container: Element, presses: int = 12) -> tuple[bool, str]:
-        """Press Tab and then Shift+Tab repeatedly; report whether focus ever left the container."""
-        self._dirty = True
+        """Press Tab and then Shift+Tab repeatedly; report whether focus reached the page outside
+        the container.
+
+        Focus passing through the browser's own toolbar (no element of the page focused) is how a
+        native modal ``<dialog>`` wraps around, so one such step is not an escape; two in a row
+        means focus left the page and did not come back.
+        """
+        self._touch()
         for key in ("Tab", "Shift+Tab"):
+            outside = 0
             for step in range(presses):
                 await self.page.keyboard.press(key)
                 await self.settle(0)
-                if not await self.focus_within(container):
-                    where = await self.active()
-                    place = where.describe() if where else "the page body"
-                    return False, f"after {step + 1} x {key} focus was on {place}, outside the container"
+                if await self.focus_within(container):
+                    outside = 0
+                    continue
+                where = await self.active()
+                if where is None:
+                    outside += 1
+                    if outside < 2:
+                        continue
+                    return False, f"after {step + 1} x {key} focus had left the page and not come back"
+                return False, f"after {step + 1} x {key} focus was on {where.describe()}, outside the container"
         return True, f"focus stayed inside for {presses} x Tab and {presses} x Shift+Tab"
 
     async def has_visible_focus_indicator(self, element: Element) -> tuple[bool, str]:
@@ -587,7 +611,7 @@ class Session:
         Moving in one step from wherever the pointer is means no element in between is hovered,
         which is how a checker can tell content that survives the pointer moving onto it.
         """
-        self._dirty = True
+        self._touch()
         rect = await self.probe("scrollIntoView", element.ref)
         if not rect or rect["width"] <= 0 or rect["height"] <= 0:
             raise ProbeError(f"{element.describe()} has no size on screen and cannot be hovered")
