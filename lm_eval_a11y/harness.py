@@ -20,8 +20,10 @@ import json
 import logging
 import math
 import os
+import re
 import sys
 from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
 from lm_eval.api.filter import Filter
@@ -190,6 +192,8 @@ def evaluate_responses(
         else [list(e) for e in extractions]
     )
     resolved = [resolve_case(doc) for doc in docs]
+    screenshots = screenshot_dir()
+    label = _safe_label(os.environ.get("A11Y_MODEL_LABEL") or "model")
     jobs: list[tuple[int, int]] = []
     pairs: list[tuple[Case | None, str]] = []
     names: list[str] = []
@@ -201,7 +205,8 @@ def evaluate_responses(
             if ext.found:
                 jobs.append((d, r))
                 pairs.append((case, ext.html))
-                names.append(f"{docs[d].get('id', 'doc')}-{d}-{r}")
+                # Stable per model, case and sample: the same run writes the same file names.
+                names.append(f"{label}__{_safe_label(str(docs[d].get('id', 'doc')))}__{r}")
     observations: dict[tuple[int, int], Observation] = {}
     if pairs:
         if progress:
@@ -210,7 +215,9 @@ def evaluate_responses(
                 file=sys.stderr,
                 flush=True,
             )
-        settings = EvaluatorSettings(concurrency=concurrency, timeout_s=timeout_s)
+        settings = EvaluatorSettings(concurrency=concurrency, timeout_s=timeout_s, screenshots=screenshots)
+        if screenshots is not None and progress:
+            print(f"[a11y] full-page screenshots go to {screenshots}", file=sys.stderr, flush=True)
         with Evaluator(settings) as evaluator:
             found = evaluator.evaluate_many(
                 pairs, names=names, progress=_progress_printer(len(pairs)) if progress else None
@@ -220,6 +227,20 @@ def evaluate_responses(
         [build_record(doc, ext, observations.get((d, r)), error=error) for r, ext in enumerate(exts)]
         for d, (doc, (_, error), exts) in enumerate(zip(docs, resolved, extracted, strict=True))
     ]
+
+
+def screenshot_dir() -> Path | None:
+    """Where the task saves a full-page PNG of each sample: ``A11Y_SCREENSHOTS`` (off when unset).
+
+    ``a11y-eval run --a11y-screenshots DIR`` sets it. The path is made absolute so the samples
+    file links to the picture wherever lm-eval is run from.
+    """
+    raw = os.environ.get("A11Y_SCREENSHOTS", "").strip()
+    return Path(raw).expanduser().resolve() if raw else None
+
+
+def _safe_label(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("_")[:80] or "x"
 
 
 def _env_int(name: str, default: int) -> int:

@@ -1,15 +1,19 @@
 """``a11y-eval run ARGS...``: ``lm_eval run ARGS...`` with the task folder added as ``--include_path``.
 
-Every argument is handed to lm-eval unchanged, so its documentation applies as is. lm-eval takes a
+Every argument is handed to lm-eval unchanged, so its documentation applies as is, except our own
+``--a11y-screenshots DIR`` (save a full-page PNG of every sample there, named by model, case and
+sample, and linked from the samples file). lm-eval takes a
 single include path, so giving another one here is refused rather than silently replaced.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from lm_eval_a11y.cli import UsageError
@@ -44,8 +48,42 @@ def lm_eval_command(lm_eval_args: Sequence[str]) -> list[str]:
     return [sys.executable, "-m", "lm_eval", "run", "--include_path", str(tasks_dir()), *args]
 
 
+def take_screenshot_option(lm_eval_args: Sequence[str]) -> tuple[list[str], str | None]:
+    """Remove our own ``--a11y-screenshots DIR`` from the arguments meant for lm-eval."""
+    args = list(lm_eval_args)
+    for i, arg in enumerate(args):
+        if arg.startswith("--a11y-screenshots="):
+            return args[:i] + args[i + 1 :], arg.split("=", 1)[1]
+        if arg == "--a11y-screenshots":
+            if i + 1 >= len(args):
+                raise UsageError("--a11y-screenshots needs a folder")
+            return args[:i] + args[i + 2 :], args[i + 1]
+    return args, None
+
+
+def model_label(lm_eval_args: Sequence[str]) -> str:
+    """A short model name for file names: the GGUF file, else the last part of pretrained=/model=."""
+    args = list(lm_eval_args)
+    raw = ""
+    for i, arg in enumerate(args):
+        if arg == "--model_args" and i + 1 < len(args):
+            raw = args[i + 1]
+        elif arg.startswith("--model_args="):
+            raw = arg.split("=", 1)[1]
+    fields = dict(part.split("=", 1) for part in raw.split(",") if "=" in part)
+    for key in ("gguf_file", "pretrained", "model"):
+        if fields.get(key):
+            return Path(fields[key].rstrip("/")).name.removesuffix(".gguf")
+    return "model"
+
+
 def run(args: argparse.Namespace) -> int:
-    command = lm_eval_command(args.lm_eval_args)
-    if not args.lm_eval_args:
+    lm_args, screenshots = take_screenshot_option(args.lm_eval_args)
+    command = lm_eval_command(lm_args)
+    if not lm_args:
         command.append("--help")
-    return subprocess.call(command)
+    env = dict(os.environ)
+    if screenshots is not None:
+        env["A11Y_SCREENSHOTS"] = str(Path(screenshots).expanduser().resolve())
+        env.setdefault("A11Y_MODEL_LABEL", model_label(lm_args))
+    return subprocess.call(command, env=env)
