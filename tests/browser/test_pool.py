@@ -9,11 +9,15 @@ from lm_eval_a11y.evaluator import Evaluator, EvaluatorSettings
 
 
 def _browser_processes() -> list[psutil.Process]:
-    return [
-        p
-        for p in psutil.Process().children(recursive=True)
-        if "chrom" in p.name() and not any(a.startswith("--type=") for a in p.cmdline())
-    ]
+    """Live Chromium browser processes (not renderers) under this test process."""
+    found = []
+    for p in psutil.Process().children(recursive=True):
+        try:
+            if "chrom" in p.name() and not any(a.startswith("--type=") for a in p.cmdline()):
+                found.append(p)
+        except (psutil.ZombieProcess, psutil.NoSuchProcess):
+            continue  # a browser closed a moment ago and not yet reaped
+    return found
 
 
 def test_a_killed_browser_is_replaced_and_the_batch_goes_on() -> None:
