@@ -347,6 +347,36 @@
       const container = element(ref);
       return active !== null && (container === active || container.contains(active));
     },
+    // One step of a keyboard walk, in one round trip: let the page's zero-delay timers from the
+    // key press run (ours is queued after theirs), then report where focus is and whether it is
+    // on or inside the given element.
+    step: (ref) => new Promise((resolve, reject) => {
+      setTimeout(() => {
+        try {
+          const active = deepActive();
+          const target = ref === null ? null : element(ref);
+          resolve({
+            ref: refOf(active),
+            within: active !== null && target !== null && (target === active || target.contains(active)),
+          });
+        } catch (err) {
+          reject(err);
+        }
+      }, 0);
+    }),
+    // Let the page react to what we did: at least two animation frames and at least `ms` of
+    // timers, waited for side by side, then one more task turn for what those callbacks queued.
+    settle: (ms) => new Promise((resolve) => {
+      let waiting = 2;
+      const done = () => {
+        waiting -= 1;
+        if (waiting === 0) {
+          setTimeout(() => resolve(true), 0);
+        }
+      };
+      requestAnimationFrame(() => requestAnimationFrame(done));
+      setTimeout(done, ms);
+    }),
     sync,
     focus: (ref) => {
       element(ref).focus();

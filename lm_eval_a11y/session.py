@@ -393,13 +393,11 @@ class Session:
         return sum(v["node_count"] for v in result["violations"] if "best-practice" not in v["tags"])
 
     async def settle(self, ms: int | None = None) -> None:
-        """Let the page react: two animation frames, then a short timer."""
+        """Let the page react: at least two animation frames and at least ``ms`` milliseconds of
+        timers (the setting's ``settle_ms`` by default), side by side, then one more task turn."""
         delay = self._settings.settle_ms if ms is None else ms
         self._epoch += 1
-        await self._evaluate(
-            "new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => "
-            f"setTimeout(() => resolve(true), {int(delay)}))))"
-        )
+        await self.probe("settle", max(int(delay), 0))
 
     async def wait(self, ms: int) -> None:
         self._epoch += 1
@@ -429,7 +427,10 @@ class Session:
         return items
 
     async def refresh(self, element: Element) -> Element:
-        return _element(await self.probe("describe", element.ref))
+        return await self._describe(element.ref)
+
+    async def _describe(self, ref: int) -> Element:
+        return _element(await self.probe("describe", ref))
 
     async def active(self) -> Element | None:
         """The focused element (through shadow roots), or None when focus is on the body."""
@@ -498,6 +499,19 @@ class Session:
         await self.page.mouse.click(rect["x"] + rect["width"] / 2, rect["y"] + rect["height"] / 2)
         await self.settle()
 
+    async def _step(self, key: str, within: Element | None = None) -> tuple[int | None, bool]:
+        """Press one key of a keyboard walk; return the focused element's reference (None when
+        focus is on no element of the page) and whether it is ``within`` (or is) that element.
+
+        The page gets one task turn to react (its zero-delay timers run first) rather than the
+        frames of :meth:`settle`: a walk is many presses, and focus moves in the key's handlers.
+        """
+        self._epoch += 1
+        await self.page.keyboard.press(key)
+        found = await self.probe("step", within.ref if within is not None else None)
+        ref = found["ref"]
+        return (None if ref is None else int(ref)), bool(found["within"])
+
     async def tab_sequence(self, max_stops: int = 40, *, backwards: bool = False) -> list[Element]:
         """Tab through the page from the top and list each stop until focus leaves or wraps."""
         self._touch()
@@ -507,13 +521,11 @@ class Session:
         seen: set[int] = set()
         key = "Shift+Tab" if backwards else "Tab"
         for _ in range(max_stops):
-            await self.page.keyboard.press(key)
-            await self.settle(0)
-            current = await self.active()
-            if current is None or current.ref in seen:
+            ref, _ = await self._step(key)
+            if ref is None or ref in seen:
                 break
-            seen.add(current.ref)
-            stops.append(current)
+            seen.add(ref)
+            stops.append(await self._describe(ref))
         return stops
 
     async def tab_to(self, element: Element, max_stops: int = 60) -> bool:
@@ -524,9 +536,7 @@ class Session:
         seen: set[int] = set()
         outside = 0
         for _ in range(max_stops):
-            await self.page.keyboard.press("Tab")
-            await self.settle(0)
-            current = await self.probe("activeRef")
+            current, reached = await self._step("Tab", element)
             if current is None:
                 # Focus left the document (past the last stop). Twice in a row means the page
                 # has no Tab stop at all: stop now instead of spending the time budget.
@@ -535,7 +545,9 @@ class Session:
                     return False
                 continue
             outside = 0
-            if current == element.ref or await self.probe("contains", element.ref, current):
+            if reached:
+                # Give the page its frames to draw the focused state before a check looks at it.
+                await self.settle(0)
                 return True
             if current in seen:
                 return False
@@ -554,17 +566,16 @@ class Session:
         for key in ("Tab", "Shift+Tab"):
             outside = 0
             for step in range(presses):
-                await self.page.keyboard.press(key)
-                await self.settle(0)
-                if await self.focus_within(container):
+                current, inside = await self._step(key, container)
+                if inside:
                     outside = 0
                     continue
-                where = await self.active()
-                if where is None:
+                if current is None:
                     outside += 1
                     if outside < 2:
                         continue
                     return False, f"after {step + 1} x {key} focus had left the page and not come back"
+                where = await self._describe(current)
                 return False, f"after {step + 1} x {key} focus was on {where.describe()}, outside the container"
         return True, f"focus stayed inside for {presses} x Tab and {presses} x Shift+Tab"
 
