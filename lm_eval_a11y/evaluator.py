@@ -136,6 +136,8 @@ class AsyncEvaluator:
         self._playwright: Any = None
         self._browser: Any = None
         self._slots: asyncio.Queue[_Slot] | None = None
+        # (case id, check id) -> whether the check acted on the page when it last ran.
+        self._acted: dict[tuple[str, str], bool] = {}
         self._start_lock: asyncio.Lock | None = None
         self._axe_version = ""
         self._chromium_version = ""
@@ -308,20 +310,30 @@ class AsyncEvaluator:
         names: Sequence[str] | None = None,
         progress: Callable[[int, int], None] | None = None,
     ) -> list[Observation]:
-        """Evaluate pairs concurrently; observations come back in input order."""
+        """Evaluate pairs concurrently; observations come back in input order.
+
+        The largest pages are started first: their evaluation takes longest, and one started
+        last would keep a single slot busy while the others sit idle at the end of the batch.
+        """
         items = list(pairs)
         done = 0
+        results: list[Observation | None] = [None] * len(items)
 
-        async def one(index: int, case: Case | None, html: str) -> Observation:
+        async def one(index: int) -> None:
             nonlocal done
-            result = await self.evaluate(case, html, name=names[index] if names else None)
+            case, html = items[index]
+            results[index] = await self.evaluate(case, html, name=names[index] if names else None)
             done += 1
             if progress is not None:
                 progress(done, len(items))
-            return result
 
         await self.start()
-        return list(await asyncio.gather(*(one(i, c, h) for i, (c, h) in enumerate(items))))
+        # Slots are handed out in the order the evaluations ask for them, which is this order.
+        largest_first = sorted(range(len(items)), key=lambda i: -len(items[i][1]))
+        await asyncio.gather(*(one(i) for i in largest_first))
+        observations = [r for r in results if r is not None]
+        assert len(observations) == len(items)
+        return observations
 
     async def _guarded(self, case: Case | None, html: str, tab: Tab, run: _Run, name: str) -> tuple[str, str | None]:
         work = asyncio.ensure_future(self._evaluate_in(case, html, tab, run, name))
@@ -376,11 +388,25 @@ class AsyncEvaluator:
         if self.settings.screenshots is not None:
             run.screenshot = await self._screenshot(session, name)
         t2 = time.perf_counter()
-        for check in case.checks if case is not None else ():
-            if session.dirty:
-                await self._crash_aware(session, session.reset())
-            run.checks.append(await self._run_check(session, check))
+        if case is not None:
+            for index in self._check_order(case):
+                check = case.checks[index]
+                if session.dirty:
+                    await self._crash_aware(session, session.reset())
+                session.position = index
+                run.checks.append(await self._run_check(session, check))
+                self._acted[(case.id, check.id)] = session.dirty
         run.checks_ms = (time.perf_counter() - t2) * 1000
+
+    def _check_order(self, case: Case) -> list[int]:
+        """The order to run the case's checks in: first those that only read the page last time.
+
+        Each check starts on the page as first rendered: a check that acted (a key press, a
+        click) costs a reload before the next one, a check that only read does not. Running the
+        readers first saves the reloads between them; the outcomes do not depend on the order,
+        and the observation lists the checks as the case declares them.
+        """
+        return sorted(range(len(case.checks)), key=lambda i: self._acted.get((case.id, case.checks[i].id), True))
 
     async def _crash_aware(self, session: Session, work: Awaitable[T]) -> T:
         task = asyncio.ensure_future(work)
@@ -438,16 +464,22 @@ class AsyncEvaluator:
     def _observation(
         self, case: Case | None, digest: str, size: int, run: _Run, status: str, error: str | None, total_ms: float
     ) -> Observation:
-        runs = run.session.axe_runs if run.session is not None else []
+        runs: list[tuple[str, dict[str, Any]]] = []
+        if run.session is not None:
+            # In the order of the checks as declared (a stable sort keeps each check's own
+            # runs in order), so the merged result does not depend on the order they ran in.
+            ordered = sorted(
+                zip(run.session.axe_positions, run.session.axe_runs, strict=True), key=lambda pair: pair[0]
+            )
+            runs = [axe_run for _, axe_run in ordered]
         checks = list(run.checks)
-        if status != "ok" and case is not None:
-            # Checks that never ran are errors with the evaluation's reason, so every check
-            # of the case appears in every observation.
-            ran = {c.id for c in checks}
-            checks += [
-                CheckResult(c.id, c.type, c.description, "error", f"not run: {error}")
+        if case is not None:
+            # Declared order; checks that never ran are errors with the evaluation's reason, so
+            # every check of the case appears in every observation.
+            ran = {c.id: c for c in checks}
+            checks = [
+                ran.get(c.id) or CheckResult(c.id, c.type, c.description, "error", f"not run: {error}")
                 for c in case.checks
-                if c.id not in ran
             ]
         events = run.events
         return Observation(

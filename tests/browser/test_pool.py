@@ -1,11 +1,16 @@
-"""The pool outlives its browser: a killed Chromium costs one sample an error, then a new one starts."""
+"""The pool: it outlives its browser, orders the checks it runs, and keeps its processes few."""
 
 from __future__ import annotations
 
-import psutil
+import asyncio
 
-from browser.support import page
-from lm_eval_a11y.evaluator import Evaluator, EvaluatorSettings
+import psutil
+import pytest
+
+from browser.support import fixture_case, page
+from lm_eval_a11y.browser import DISABLED_FEATURES
+from lm_eval_a11y.evaluator import AsyncEvaluator, Evaluator, EvaluatorSettings
+from lm_eval_a11y.session import Session
 
 
 def _browser_processes() -> list[psutil.Process]:
@@ -39,3 +44,95 @@ def test_a_killed_browser_is_replaced_and_the_batch_goes_on() -> None:
         assert all("image-alt" in o.axe.failing_rule_ids() for o in rest)
         (new_browser,) = [p for p in _browser_processes() if p.pid not in others]
         assert new_browser.pid != browsers[0].pid
+
+
+def test_checks_that_only_read_run_first_once_known_and_results_keep_the_declared_order(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    resets = 0
+    original = Session.reset
+
+    async def counting_reset(self: Session) -> None:
+        nonlocal resets
+        resets += 1
+        await original(self)
+
+    monkeypatch.setattr(Session, "reset", counting_reset)
+    case = fixture_case("fixtureorder")
+    declared = [c.id for c in case.checks]
+    observations = []
+    per_run = []
+    with Evaluator(EvaluatorSettings(concurrency=1, timeout_s=20)) as ev:
+        for _ in range(2):
+            before = resets
+            observations.append(ev.evaluate(case, page("reveal-photo.html")))
+            per_run.append(resets - before)
+    first, second = observations
+    # First run, declared order: the clicking check leaves a changed page, so the reading check
+    # after it needs a reload. Second run: the readers go first and nothing is reloaded.
+    assert per_run == [1, 0]
+    for obs in observations:
+        assert obs.status == "ok", obs.error
+        assert [c.id for c in obs.checks] == declared
+        assert [c.outcome for c in obs.checks] == ["pass", "pass", "pass"], [c.message for c in obs.checks]
+    # The merged axe result is the same whatever order the checks ran in.
+    assert first.axe == second.axe
+    assert first.axe.states == ("initial", "photo shown", "reading")
+
+
+def _renderers_of(browser: psutil.Process) -> list[psutil.Process]:
+    found = []
+    for p in browser.children(recursive=True):
+        try:
+            if "--type=renderer" in p.cmdline():
+                found.append(p)
+        except (psutil.ZombieProcess, psutil.NoSuchProcess):
+            continue
+    return found
+
+
+def test_one_renderer_per_slot_and_playwrights_own_disabled_features_are_kept() -> None:
+    others = {p.pid for p in _browser_processes()}
+    with Evaluator(EvaluatorSettings(concurrency=2, timeout_s=20)) as ev:
+        observations = ev.evaluate_many([(None, page("normal-page.html"))] * 4)
+        assert [o.status for o in observations] == ["ok"] * 4
+        (browser,) = [p for p in _browser_processes() if p.pid not in others]
+        switches = [a.split("=", 1)[1].split(",") for a in browser.cmdline() if a.startswith("--disable-features=")]
+        # Chromium honours only the last --disable-features: it must carry Playwright's list too.
+        last = set(switches[-1])
+        assert all(set(earlier) <= last for earlier in switches[:-1]), "a Playwright upgrade disabled new features"
+        assert set(DISABLED_FEATURES) == last
+        # No omnibox popup renderers and no spare: one renderer for each slot's page.
+        assert len(_renderers_of(browser)) == 2
+
+
+GARBAGE = """<!doctype html><html lang="en"><head><title>Garbage</title></head><body><main><h1>Garbage</h1>
+<script>
+let junk = [];
+for (let i = 0; i < 120; i++) junk.push(new Array(100000).fill(i + 0.5));
+junk = null;
+</script></main></body></html>"""
+
+
+def test_a_renderer_heap_left_full_of_garbage_is_collected() -> None:
+    async def scenario() -> tuple[float, bool, float]:
+        ev = AsyncEvaluator(EvaluatorSettings(concurrency=1, timeout_s=20))
+        await ev.start()
+        try:
+            assert ev._slots is not None
+            tab = await ev._tab(await ev._slots.get())
+            session = Session(tab, GARBAGE)
+            await session.open()
+            cdp = tab._cdp
+            assert cdp is not None
+            before = (await cdp.send("Runtime.getHeapUsage"))["totalSize"]
+            collected = await tab.trim_memory()
+            after = (await cdp.send("Runtime.getHeapUsage"))["usedSize"]
+            return before, collected, after
+        finally:
+            await ev.close()
+
+    before, collected, after = asyncio.run(scenario())
+    assert before > 48 * 2**20  # the page left about 90 MB of arrays behind
+    assert collected
+    assert after < 24 * 2**20
