@@ -32,16 +32,26 @@ stamp() {  # stamp NAME INPUT...
 }
 
 # 1. Chromium -----------------------------------------------------------------------------
+# The headless shell (Chromium's engine without the desktop browser) is what the evaluator
+# prefers; a full Chromium works too when the shell cannot be installed.
 if [[ -n "${A11Y_CHROMIUM:-}" && -x "${A11Y_CHROMIUM}" ]]; then
   say "Chromium: using A11Y_CHROMIUM=$A11Y_CHROMIUM"
-elif command -v chromium >/dev/null 2>&1 || [[ -x /usr/lib/chromium/chromium ]]; then
-  say "Chromium: already installed"
+elif command -v chromium-headless-shell >/dev/null 2>&1 || [[ -x /usr/lib/chromium/chromium-headless-shell ]]; then
+  say "Chromium: headless shell already installed"
 else
-  say "Chromium: installing the Debian package"
+  say "Chromium: installing the Debian package chromium-headless-shell"
   sudo=""
   [[ "$(id -u)" -eq 0 ]] || sudo="sudo"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core >/dev/null
+  if ! { $sudo apt-get update -qq &&
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
+      chromium-headless-shell fonts-dejavu-core >/dev/null; }; then
+    if command -v chromium >/dev/null 2>&1 || [[ -x /usr/lib/chromium/chromium ]]; then
+      say "Chromium: could not install the headless shell; using the full Chromium already here"
+    else
+      echo "setup: could not install Chromium; install chromium-headless-shell (or chromium) yourself" >&2
+      exit 1
+    fi
+  fi
 fi
 
 # 2. Virtual environment --------------------------------------------------------------------
