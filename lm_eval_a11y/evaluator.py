@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from lm_eval_a11y import __version__
-from lm_eval_a11y.browser import CHROMIUM_ARGS, find_chromium
+from lm_eval_a11y.browser import CHROMIUM_ARGS, DEFAULT_CONCURRENCY, find_chromium
 from lm_eval_a11y.cases import Case
 from lm_eval_a11y.checks import Check, Outcome
 from lm_eval_a11y.observation import (
@@ -52,7 +52,7 @@ _CRASHED = "the page crashed the renderer (out of memory or a renderer fault)"
 
 @dataclass(frozen=True)
 class EvaluatorSettings:
-    concurrency: int = 2
+    concurrency: int = DEFAULT_CONCURRENCY
     timeout_s: float = 20.0
     viewport: tuple[int, int] = (1280, 800)
     recycle_after: int = 50

@@ -28,6 +28,7 @@ from typing import Any
 
 from lm_eval.api.filter import Filter
 
+from lm_eval_a11y.browser import DEFAULT_CONCURRENCY
 from lm_eval_a11y.cases import Case, CaseError, get_case
 from lm_eval_a11y.extract import Extraction, extract_html
 from lm_eval_a11y.observation import Observation
@@ -173,7 +174,7 @@ def evaluate_responses(
     docs: Sequence[dict[str, Any]],
     responses: Sequence[Sequence[str]],
     *,
-    concurrency: int = 2,
+    concurrency: int = DEFAULT_CONCURRENCY,
     timeout_s: float = 20.0,
     progress: bool = True,
     extractions: Sequence[Sequence[Extraction]] | None = None,
@@ -259,14 +260,15 @@ def _env_int(name: str, default: int) -> int:
 class A11yFilter(Filter):  # type: ignore[misc]
     """lm-eval filter: every response of every doc becomes a JSON sample record, in one batch.
 
-    YAML options: ``concurrency`` (pages at once; default ``A11Y_CONCURRENCY`` or 2) and
+    YAML options: ``concurrency`` (pages at once; default ``A11Y_CONCURRENCY``, else
+    one more than the CPU cores, at most 8) and
     ``timeout_s`` (time budget per page, default 20). All repeats are kept (no take_first), so
     ``repeats: n`` yields n records per doc and pass@k can be computed.
     """
 
     def __init__(self, concurrency: int | None = None, timeout_s: float = 20.0, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.concurrency = concurrency if concurrency is not None else _env_int("A11Y_CONCURRENCY", 2)
+        self.concurrency = concurrency if concurrency is not None else _env_int("A11Y_CONCURRENCY", DEFAULT_CONCURRENCY)
         self.timeout_s = float(timeout_s)
 
     def apply(self, resps: Iterable[Sequence[str]], docs: Sequence[dict[str, Any]]) -> list[list[str]]:

@@ -25,6 +25,7 @@ from pathlib import Path
 
 import psutil
 
+from lm_eval_a11y.browser import DEFAULT_CONCURRENCY
 from lm_eval_a11y.cases import Case, CaseError, load_case, load_examples
 from lm_eval_a11y.evaluator import Evaluator, EvaluatorSettings
 from lm_eval_a11y.observation import Observation
@@ -99,9 +100,14 @@ def build_corpus(examples: int, generated: int) -> tuple[list[Page], list[str]]:
 
 
 class PeakPss:
-    """Samples the PSS of every Chromium process under this Python process, in a thread."""
+    """Samples the PSS of every Chromium process under this Python process, in a thread.
 
-    def __init__(self, interval_s: float = 0.1) -> None:
+    Every 0.25 s: one sample of all processes costs about 7 ms of CPU (reading their smaps), CPU
+    the measured modes would otherwise lose; a renderer's peak lasts as long as the axe run or
+    page load behind it, well over a sampling interval.
+    """
+
+    def __init__(self, interval_s: float = 0.25) -> None:
         self.interval_s = interval_s
         self.peak = 0
         self._stop = threading.Event()
@@ -186,7 +192,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--examples", type=int, default=48, help="case example pages (default 48)")
     parser.add_argument("--generated", type=int, default=12, help="generated larger pages (default 12)")
-    parser.add_argument("--concurrency", type=int, default=2, help="pool slots (default 2, for 2 cores)")
+    parser.add_argument(
+        "--concurrency",
+        type=int,
+        default=DEFAULT_CONCURRENCY,
+        help=f"pool slots (default {DEFAULT_CONCURRENCY}, the evaluator's: one more than the CPU cores)",
+    )
     parser.add_argument("--timeout", type=float, default=30.0, help="time budget per page (default 30 s)")
     parser.add_argument("--skip-naive", action="store_true", help="measure the pool only")
     parser.add_argument("--json", type=Path, help="also write the figures here")

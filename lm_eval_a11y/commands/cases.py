@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from lm_eval_a11y.browser import DEFAULT_CONCURRENCY
 from lm_eval_a11y.cases import Case, CaseError, Example, load_case, load_examples
 from lm_eval_a11y.cli import EXIT_FAIL, EXIT_OK, UsageError
 from lm_eval_a11y.observation import Observation
@@ -59,7 +60,13 @@ def register(sub: Any) -> None:
     )
     validate.add_argument("--json", action="store_true", help="print one JSON document instead of tables")
     validate.add_argument("--timeout", type=float, default=20.0, metavar="S", help="time budget per page (default 20)")
-    validate.add_argument("--concurrency", type=int, default=2, metavar="N", help="pages evaluated at once (default 2)")
+    validate.add_argument(
+        "--concurrency",
+        type=int,
+        default=DEFAULT_CONCURRENCY,
+        metavar="N",
+        help=f"pages evaluated at once (default {DEFAULT_CONCURRENCY}: one more than the CPU cores, at most 8)",
+    )
     validate.set_defaults(handler=run_validate)
 
 
@@ -271,7 +278,7 @@ def _signature(run: RunOutcome) -> tuple[Any, ...]:
 
 
 def validate(
-    cases: Sequence[Case], *, repeat: int = 1, timeout_s: float = 20.0, concurrency: int = 2
+    cases: Sequence[Case], *, repeat: int = 1, timeout_s: float = 20.0, concurrency: int = DEFAULT_CONCURRENCY
 ) -> list[ExampleResult]:
     """Evaluate every example of ``cases`` ``repeat`` times with one pooled evaluator."""
     from lm_eval_a11y.evaluator import Evaluator, EvaluatorSettings

@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from lm_eval_a11y.browser import DEFAULT_CONCURRENCY
 from lm_eval_a11y.cli import EXIT_FAIL, EXIT_OK, UsageError
 
 _SAMPLES = re.compile(r"^samples_(?P<task>.+)_(?P<stamp>\d{4}-\d{2}-\d{2}T[\d\-.]+)\.jsonl$")
@@ -42,7 +43,13 @@ def register(sub: Any) -> None:
         help="judge docs of an older case version by the installed checks",
     )
     parser.add_argument("--timeout", type=float, default=20.0, metavar="S", help="time budget per page (default 20)")
-    parser.add_argument("--concurrency", type=int, default=2, metavar="N", help="pages evaluated at once (default 2)")
+    parser.add_argument(
+        "--concurrency",
+        type=int,
+        default=DEFAULT_CONCURRENCY,
+        metavar="N",
+        help=f"pages evaluated at once (default {DEFAULT_CONCURRENCY}: one more than the CPU cores, at most 8)",
+    )
     parser.set_defaults(handler=run)
 
 
@@ -82,7 +89,7 @@ def rescore_samples(
     from_observations: bool = False,
     reextract: bool = False,
     allow_version_change: bool = False,
-    concurrency: int = 2,
+    concurrency: int = DEFAULT_CONCURRENCY,
     timeout_s: float = 20.0,
 ) -> list[dict[str, Any]]:
     """New sample dicts (lm-eval's layout) with fresh records in ``filtered_resps`` and fresh metrics."""

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from lm_eval_a11y.browser import DEFAULT_CONCURRENCY
 from lm_eval_a11y.cli import EXIT_FAIL, EXIT_OK, UsageError
 from lm_eval_a11y.observation import Observation
 from lm_eval_a11y.scoring import SampleScore, score_observation
@@ -28,7 +29,13 @@ def register(sub: Any) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON document with every observation")
     parser.add_argument("--screenshots", metavar="DIR", type=Path, help="save a full-page PNG of each file here")
     parser.add_argument("--timeout", type=float, default=20.0, metavar="S", help="time budget per page (default 20)")
-    parser.add_argument("--concurrency", type=int, default=2, metavar="N", help="pages evaluated at once (default 2)")
+    parser.add_argument(
+        "--concurrency",
+        type=int,
+        default=DEFAULT_CONCURRENCY,
+        metavar="N",
+        help=f"pages evaluated at once (default {DEFAULT_CONCURRENCY}: one more than the CPU cores, at most 8)",
+    )
     parser.set_defaults(handler=run)
 
 
