@@ -14,6 +14,7 @@ import sys
 from collections.abc import Sequence
 
 from lm_eval_a11y import __version__
+from lm_eval_a11y.browser import DEFAULT_CONCURRENCY
 
 EXIT_OK = 0
 EXIT_FAIL = 1
@@ -34,6 +35,23 @@ _COMMANDS: tuple[str, ...] = (
 
 class UsageError(Exception):
     """Bad arguments found after parsing (missing file, unknown case)."""
+
+
+def add_pool_options(parser: argparse.ArgumentParser) -> None:
+    """``--timeout`` and ``--concurrency``, for every command that evaluates pages."""
+    parser.add_argument("--timeout", type=float, default=20.0, metavar="S", help="time budget per page (default 20)")
+    parser.add_argument(
+        "--concurrency",
+        type=int,
+        default=DEFAULT_CONCURRENCY,
+        metavar="N",
+        help=f"pages evaluated at once (default {DEFAULT_CONCURRENCY}: one more than the CPU cores, at most 8)",
+    )
+
+
+def check_pool_options(args: argparse.Namespace) -> None:
+    if args.concurrency < 1 or args.timeout <= 0:
+        raise UsageError("--concurrency must be at least 1 and --timeout positive")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -19,7 +19,7 @@ from typing import Any
 
 from lm_eval_a11y.browser import DEFAULT_CONCURRENCY
 from lm_eval_a11y.cases import Case, CaseError, Example, load_case, load_examples
-from lm_eval_a11y.cli import EXIT_FAIL, EXIT_OK, UsageError
+from lm_eval_a11y.cli import EXIT_FAIL, EXIT_OK, UsageError, add_pool_options, check_pool_options
 from lm_eval_a11y.observation import Observation
 from lm_eval_a11y.resources import cases_dir
 from lm_eval_a11y.scoring import score_observation
@@ -59,14 +59,7 @@ def register(sub: Any) -> None:
         "--repeat", type=int, default=1, metavar="N", help="evaluate each example N times and report flaky ones"
     )
     validate.add_argument("--json", action="store_true", help="print one JSON document instead of tables")
-    validate.add_argument("--timeout", type=float, default=20.0, metavar="S", help="time budget per page (default 20)")
-    validate.add_argument(
-        "--concurrency",
-        type=int,
-        default=DEFAULT_CONCURRENCY,
-        metavar="N",
-        help=f"pages evaluated at once (default {DEFAULT_CONCURRENCY}: one more than the CPU cores, at most 8)",
-    )
+    add_pool_options(validate)
     validate.set_defaults(handler=run_validate)
 
 
@@ -298,8 +291,7 @@ def validate(
 def run_validate(args: argparse.Namespace) -> int:
     if args.repeat < 1:
         raise UsageError("--repeat must be at least 1")
-    if args.concurrency < 1 or args.timeout <= 0:
-        raise UsageError("--concurrency must be at least 1 and --timeout positive")
+    check_pool_options(args)
     selected, broken = _select(args.ids)
     cases = []
     for case in selected:

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from lm_eval_a11y.browser import DEFAULT_CONCURRENCY
-from lm_eval_a11y.cli import EXIT_FAIL, EXIT_OK, UsageError
+from lm_eval_a11y.cli import EXIT_FAIL, EXIT_OK, UsageError, add_pool_options, check_pool_options
 
 _SAMPLES = re.compile(r"^samples_(?P<task>.+)_(?P<stamp>\d{4}-\d{2}-\d{2}T[\d\-.]+)\.jsonl$")
 
@@ -42,14 +42,7 @@ def register(sub: Any) -> None:
         action="store_true",
         help="judge docs of an older case version by the installed checks",
     )
-    parser.add_argument("--timeout", type=float, default=20.0, metavar="S", help="time budget per page (default 20)")
-    parser.add_argument(
-        "--concurrency",
-        type=int,
-        default=DEFAULT_CONCURRENCY,
-        metavar="N",
-        help=f"pages evaluated at once (default {DEFAULT_CONCURRENCY}: one more than the CPU cores, at most 8)",
-    )
+    add_pool_options(parser)
     parser.set_defaults(handler=run)
 
 
@@ -164,8 +157,7 @@ def aggregate(samples: list[dict[str, Any]]) -> dict[str, Any]:
 def run(args: argparse.Namespace) -> int:
     if not args.run_dir.is_dir():
         raise UsageError(f"no such run folder: {args.run_dir}")
-    if args.concurrency < 1 or args.timeout <= 0:
-        raise UsageError("--concurrency must be at least 1 and --timeout positive")
+    check_pool_options(args)
     files = find_sample_files(args.run_dir)
     if not files:
         raise UsageError(f"no samples_*.jsonl under {args.run_dir}; run lm_eval with --log_samples --output_path")

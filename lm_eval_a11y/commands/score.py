@@ -9,8 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from lm_eval_a11y.browser import DEFAULT_CONCURRENCY
-from lm_eval_a11y.cli import EXIT_FAIL, EXIT_OK, UsageError
+from lm_eval_a11y.cli import EXIT_FAIL, EXIT_OK, UsageError, add_pool_options, check_pool_options
 from lm_eval_a11y.observation import Observation
 from lm_eval_a11y.scoring import SampleScore, score_observation
 
@@ -28,14 +27,7 @@ def register(sub: Any) -> None:
     parser.add_argument("--case", metavar="ID", help="run this test case's checks too (see `a11y-eval cases list`)")
     parser.add_argument("--json", action="store_true", help="print one JSON document with every observation")
     parser.add_argument("--screenshots", metavar="DIR", type=Path, help="save a full-page PNG of each file here")
-    parser.add_argument("--timeout", type=float, default=20.0, metavar="S", help="time budget per page (default 20)")
-    parser.add_argument(
-        "--concurrency",
-        type=int,
-        default=DEFAULT_CONCURRENCY,
-        metavar="N",
-        help=f"pages evaluated at once (default {DEFAULT_CONCURRENCY}: one more than the CPU cores, at most 8)",
-    )
+    add_pool_options(parser)
     parser.set_defaults(handler=run)
 
 
@@ -59,8 +51,7 @@ def run(args: argparse.Namespace) -> int:
 
     if args.files.count("-") > 1:
         raise UsageError("'-' (standard input) can be given only once")
-    if args.concurrency < 1 or args.timeout <= 0:
-        raise UsageError("--concurrency must be at least 1 and --timeout positive")
+    check_pool_options(args)
     case = get_case(args.case) if args.case else None
     pages = [_read(name) for name in args.files]
     settings = EvaluatorSettings(concurrency=args.concurrency, timeout_s=args.timeout, screenshots=args.screenshots)
