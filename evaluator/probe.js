@@ -18,6 +18,10 @@
   const ids = new WeakMap();
   let nextRef = 1;
 
+  // Elements that can take focus at all; axe decides whether each one really does.
+  const FOCUS_CANDIDATES = 'a[href], area[href], button, input, select, textarea, summary, iframe, '
+    + '[tabindex], [contenteditable]';
+
   const LANDMARK_ROLES = new Set([
     'banner', 'complementary', 'contentinfo', 'form', 'main', 'navigation', 'region', 'search',
   ]);
@@ -335,6 +339,11 @@
     isVisible: (ref) => isVisible(element(ref)),
     isHiddenFromAT: (ref) => isHiddenFromAT(element(ref)),
     isFocusable: (ref) => isFocusable(element(ref)),
+    // The element or something inside it can take focus.
+    hasFocusable: (ref) => {
+      const el = element(ref);
+      return isFocusable(el) || Array.from(el.querySelectorAll(FOCUS_CANDIDATES)).some(isFocusable);
+    },
     role: (ref) => roleOf(element(ref)),
     name: (ref) => nameOf(element(ref)),
     contains: (outer, inner) => {

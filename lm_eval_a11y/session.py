@@ -555,7 +555,14 @@ class Session:
         return stops
 
     async def tab_to(self, element: Element, max_stops: int = 60) -> bool:
-        """Press Tab from the top of the page until ``element`` has focus; False if it never does."""
+        """Press Tab from the top of the page until ``element`` (or something inside it) has
+        focus; False if it never does.
+
+        An element with nothing focusable in or under it is refused without a key press: on a
+        page with many Tab stops, the walk would otherwise spend the evaluation's time budget.
+        """
+        if not await self.probe("hasFocusable", element.ref):
+            return False
         self._touch()
         await self.probe("blur")
         await self._evaluate("window.scrollTo(0, 0), true")

@@ -10,20 +10,6 @@ NO_LIST = "No element has the class 'crust-list' the prompt asked for"
 COUNT = 5
 
 
-FOCUSABLE = "a[href], area[href], button, input, select, textarea, summary, iframe, [tabindex], [contenteditable]"
-
-
-async def _tab_to(s: Session, target: Element) -> bool:
-    """Press Tab until ``target`` (or something in it) has focus.
-
-    A target with nothing focusable in it is refused at once: on a page without a single Tab stop
-    the walk would otherwise go on for dozens of presses and eat the evaluation's time budget.
-    """
-    if not target.focusable and not any(e.focusable for e in await s.find_all(FOCUSABLE, target)):
-        return False
-    return await s.tab_to(target)
-
-
 @dataclass(frozen=True)
 class Picker:
     """What a screen reader meets: a native select, an ARIA listbox of options, or radio buttons."""
@@ -151,7 +137,7 @@ async def keyboard_selects(s: Session) -> Outcome:
         return failed(p)
     if len(p.items) < 3:
         return failed(f"The {p.kind} has only {len(p.items)} items")
-    if not await _tab_to(s, p.container if p.kind != "radio group" else p.items[0]):
+    if not await s.tab_to(p.container if p.kind != "radio group" else p.items[0]):
         return failed("Pressing Tab never reaches the list")
     if await _on(s, p) != 0:
         return failed("Tabbing into the list does not land on the chosen crust 'Classic'")
@@ -190,7 +176,7 @@ async def home_end(s: Session) -> Outcome:
     p = await _picker(s)
     if isinstance(p, str):
         return failed(p)
-    if not await _tab_to(s, p.container if p.kind != "radio group" else p.items[0]):
+    if not await s.tab_to(p.container if p.kind != "radio group" else p.items[0]):
         return failed("Pressing Tab never reaches the list")
     await s.press("End")
     if await _on(s, p) != len(p.items) - 1:

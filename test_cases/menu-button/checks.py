@@ -62,26 +62,12 @@ async def _shown(s: Session) -> bool:
 
 async def _open_by_keyboard(s: Session, trigger: Element) -> str | None:
     """Tab to the trigger and press Enter; why the menu did not open, or None."""
-    if not await _tab_to(s, trigger):
+    if not await s.tab_to(trigger):
         return f"Pressing Tab never reaches {trigger.describe()}"
     await s.press("Enter")
     if not await _shown(s):
         return "Enter on the focused trigger does not show the actions to sight and to screen readers"
     return None
-
-
-FOCUSABLE = "a[href], area[href], button, input, select, textarea, summary, iframe, [tabindex], [contenteditable]"
-
-
-async def _tab_to(s: Session, target: Element) -> bool:
-    """Press Tab until ``target`` (or something in it) has focus.
-
-    A target with nothing focusable in it is refused at once: on a page without a single Tab stop
-    the walk would otherwise go on for dozens of presses and eat the evaluation's time budget.
-    """
-    if not target.focusable and not any(e.focusable for e in await s.find_all(FOCUSABLE, target)):
-        return False
-    return await s.tab_to(target)
 
 
 @requirement("trigger-button", "The trigger is a named button that tells assistive technology it opens something")

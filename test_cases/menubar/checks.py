@@ -74,26 +74,12 @@ async def _shown(s: Session, submenu: Element) -> bool:
 
 
 async def _enter_bar(s: Session, bar: Element, first: Element) -> str | None:
-    if not await _tab_to(s, bar):
+    if not await s.tab_to(bar):
         return "Pressing Tab never reaches the menu bar"
     current = await _current(s)
     if current is None or current.ref != first.ref:
         return f"Tab enters the menu bar on {current.describe() if current else 'nothing'}, not on File"
     return None
-
-
-FOCUSABLE = "a[href], area[href], button, input, select, textarea, summary, iframe, [tabindex], [contenteditable]"
-
-
-async def _tab_to(s: Session, target: Element) -> bool:
-    """Press Tab until ``target`` (or something in it) has focus.
-
-    A target with nothing focusable in it is refused at once: on a page without a single Tab stop
-    the walk would otherwise go on for dozens of presses and eat the evaluation's time budget.
-    """
-    if not target.focusable and not any(e.focusable for e in await s.find_all(FOCUSABLE, target)):
-        return False
-    return await s.tab_to(target)
 
 
 @requirement("top-items", "File, Edit and View are named menu items or buttons that announce their popups")

@@ -41,20 +41,6 @@ def _value(slider: Element) -> float | None:
         return None
 
 
-FOCUSABLE = "a[href], area[href], button, input, select, textarea, summary, iframe, [tabindex], [contenteditable]"
-
-
-async def _tab_to(s: Session, target: Element) -> bool:
-    """Press Tab until ``target`` (or something in it) has focus.
-
-    A target with nothing focusable in it is refused at once: on a page without a single Tab stop
-    the walk would otherwise go on for dozens of presses and eat the evaluation's time budget.
-    """
-    if not target.focusable and not any(e.focusable for e in await s.find_all(FOCUSABLE, target)):
-        return False
-    return await s.tab_to(target)
-
-
 @requirement("slider-role", "The volume control is exposed as a named slider")
 async def slider_role(s: Session) -> Outcome:
     hooked, slider = await _slider(s)
@@ -91,7 +77,7 @@ async def arrow_keys(s: Session) -> Outcome:
         return failed(NO_CONTROL)
     if slider is None:
         return failed(f"{hooked.describe()} is not a slider and holds none")
-    if not await _tab_to(s, slider):
+    if not await s.tab_to(slider):
         return failed("Pressing Tab never reaches the slider")
     last = _value(slider)
     for key, direction in (("ArrowRight", 1), ("ArrowUp", 1), ("ArrowLeft", -1), ("ArrowDown", -1)):
@@ -108,7 +94,7 @@ async def home_end(s: Session) -> Outcome:
     _, slider = await _slider(s)
     if slider is None:
         return failed("There is no slider")
-    if not await _tab_to(s, slider):
+    if not await s.tab_to(slider):
         return failed("Pressing Tab never reaches the slider")
     await s.press("End")
     high = _value(await s.refresh(slider))
@@ -124,7 +110,7 @@ async def focus_visible(s: Session) -> Outcome:
     _, slider = await _slider(s)
     if slider is None:
         return failed("There is no slider")
-    if not await _tab_to(s, slider):
+    if not await s.tab_to(slider):
         return failed("Pressing Tab never reaches the slider")
     ok, message = await s.has_visible_focus_indicator(slider)
     return passed(message) if ok else failed(message)

@@ -33,20 +33,6 @@ async def _buttons(s: Session) -> tuple[Element | None, Element | None]:
     return await s.find(".decrease"), await s.find(".increase")
 
 
-FOCUSABLE = "a[href], area[href], button, input, select, textarea, summary, iframe, [tabindex], [contenteditable]"
-
-
-async def _tab_to(s: Session, target: Element) -> bool:
-    """Press Tab until ``target`` (or something in it) has focus.
-
-    A target with nothing focusable in it is refused at once: on a page without a single Tab stop
-    the walk would otherwise go on for dozens of presses and eat the evaluation's time budget.
-    """
-    if not target.focusable and not any(e.focusable for e in await s.find_all(FOCUSABLE, target)):
-        return False
-    return await s.tab_to(target)
-
-
 @requirement("field-role", "The quantity field is exposed as a named spinbutton whose value is 1")
 async def field_role(s: Session) -> Outcome:
     field = await s.find(".quantity")
@@ -67,7 +53,7 @@ async def arrow_keys(s: Session) -> Outcome:
     field = await s.find(".quantity")
     if field is None:
         return failed(NO_FIELD)
-    if not await _tab_to(s, field):
+    if not await s.tab_to(field):
         return failed("Pressing Tab never reaches the quantity field")
     for key, expected in (("ArrowUp", 2), ("ArrowUp", 3), ("ArrowDown", 2), ("ArrowDown", 1), ("ArrowDown", 1)):
         await s.press(key)
@@ -112,7 +98,7 @@ async def stops_at_maximum(s: Session) -> Outcome:
     field = await s.find(".quantity")
     if field is None:
         return failed(NO_FIELD)
-    if not await _tab_to(s, field):
+    if not await s.tab_to(field):
         return failed("Pressing Tab never reaches the quantity field")
     for _ in range(12):
         await s.press("ArrowUp", settle=False)

@@ -56,20 +56,6 @@ async def _shot(s: Session, rect: dict[str, float]) -> bytes:
     )
 
 
-FOCUSABLE = "a[href], area[href], button, input, select, textarea, summary, iframe, [tabindex], [contenteditable]"
-
-
-async def _tab_to(s: Session, target: Element) -> bool:
-    """Press Tab until ``target`` (or something in it) has focus.
-
-    A target with nothing focusable in it is refused at once: on a page without a single Tab stop
-    the walk would otherwise go on for dozens of presses and eat the evaluation's time budget.
-    """
-    if not target.focusable and not any(e.focusable for e in await s.find_all(FOCUSABLE, target)):
-        return False
-    return await s.tab_to(target)
-
-
 @requirement("switch-role", "The toggle is a named switch, checkbox or toggle button")
 async def switch_role(s: Session) -> Outcome:
     hooked, control = await _toggle(s)
@@ -110,7 +96,7 @@ async def keyboard_toggle(s: Session) -> Outcome:
         return failed(NO_TOGGLE)
     if control is None:
         return failed(f"{hooked.describe()} is not a switch, checkbox or toggle button a screen reader can find")
-    if not await _tab_to(s, control):
+    if not await s.tab_to(control):
         return failed("Pressing Tab never reaches the toggle")
     for expected in ("true", "false"):
         await s.press(" ")
@@ -128,7 +114,7 @@ async def focus_visible(s: Session) -> Outcome:
     target = await _target(s, hooked, control)
     if target is None:
         return failed("The toggle has nothing visible on screen")
-    if not await _tab_to(s, control):
+    if not await s.tab_to(control):
         return failed("Pressing Tab never reaches the toggle")
     rect = await s.probe("scrollIntoView", target.ref)
     focused = await _shot(s, rect)

@@ -76,20 +76,6 @@ async def _panels_problem(s: Session, shown: int) -> str | None:
     return None
 
 
-FOCUSABLE = "a[href], area[href], button, input, select, textarea, summary, iframe, [tabindex], [contenteditable]"
-
-
-async def _tab_to(s: Session, target: Element) -> bool:
-    """Press Tab until ``target`` (or something in it) has focus.
-
-    A target with nothing focusable in it is refused at once: on a page without a single Tab stop
-    the walk would otherwise go on for dozens of presses and eat the evaluation's time budget.
-    """
-    if not target.focusable and not any(e.focusable for e in await s.find_all(FOCUSABLE, target)):
-        return False
-    return await s.tab_to(target)
-
-
 @requirement("tab-roles", "The tabs are exposed as named tabs inside a tablist")
 async def tab_roles(s: Session) -> Outcome:
     tabs = await _tabs(s)
@@ -144,7 +130,7 @@ async def arrow_keys(s: Session) -> Outcome:
     if len(tabs) < 2:
         return failed(NO_TABS)
     tablist = await _tablist(s, tabs)
-    if not await _tab_to(s, tablist or tabs[0]):
+    if not await s.tab_to(tablist or tabs[0]):
         return failed("Pressing Tab never reaches the tabs")
     current = await _current(s)
     if current is None or current.ref != tabs[0].ref:
@@ -191,7 +177,7 @@ async def home_end(s: Session) -> Outcome:
     tabs = await _tabs(s)
     if len(tabs) < 2:
         return failed(NO_TABS)
-    if not await _tab_to(s, await _tablist(s, tabs) or tabs[0]):
+    if not await s.tab_to(await _tablist(s, tabs) or tabs[0]):
         return failed("Pressing Tab never reaches the tabs")
     await s.press("End")
     current = await _current(s)

@@ -52,20 +52,6 @@ async def _six(s: Session) -> tuple[Element | None, list[Element], str | None]:
     return toolbar, controls[: len(NAMES)], None
 
 
-FOCUSABLE = "a[href], area[href], button, input, select, textarea, summary, iframe, [tabindex], [contenteditable]"
-
-
-async def _tab_to(s: Session, target: Element) -> bool:
-    """Press Tab until ``target`` (or something in it) has focus.
-
-    A target with nothing focusable in it is refused at once: on a page without a single Tab stop
-    the walk would otherwise go on for dozens of presses and eat the evaluation's time budget.
-    """
-    if not target.focusable and not any(e.focusable for e in await s.find_all(FOCUSABLE, target)):
-        return False
-    return await s.tab_to(target)
-
-
 async def _click(s: Session, control: Element) -> None:
     """Click a control as a person would: on itself, or on its label when the input is visually hidden."""
     if control.visible and control.rect.get("width", 0) > 2 and control.rect.get("height", 0) > 2:
@@ -131,7 +117,7 @@ async def keyboard_operable(s: Session) -> Outcome:
     toolbar, controls, problem = await _six(s)
     if problem or toolbar is None:
         return failed(problem or NO_TOOLBAR)
-    if not await _tab_to(s, toolbar):
+    if not await s.tab_to(toolbar):
         return failed("Pressing Tab never reaches the toolbar")
     current = await _current(s)
     if current is None or current.ref != controls[BOLD].ref:

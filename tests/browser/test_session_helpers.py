@@ -50,3 +50,31 @@ def test_focus_trapped(evaluator: Evaluator, html: str, expected: str) -> None:
     assert check.outcome == expected, check.message
     if expected == "fail":
         assert "After" in check.message
+
+
+def _reach_page(target: str) -> str:
+    links = "".join(f'<a href="#l{i}">Link {i}</a> ' for i in range(30))
+    return (
+        '<!doctype html><html lang="en"><head><title>t</title></head><body><main><h1>Page</h1>'
+        f'<p>{links}</p>{target}<p id="count">0</p></main><script>let n = 0;'
+        "document.addEventListener('keydown', () => { document.getElementById('count').textContent = ++n; });"
+        "</script></body></html>"
+    )
+
+
+@pytest.mark.parametrize(
+    ("target", "expected"),
+    [
+        pytest.param('<button id="target">Go</button>', "reached=True keys=31", id="focusable-target"),
+        pytest.param('<div id="target"><span>x</span><button>In</button></div>', "reached=True keys=31", id="inside"),
+        # Nothing in it can take focus: refused before a single key press.
+        pytest.param('<div id="target" onclick="1">Go</div>', "reached=False keys=0", id="nothing-focusable"),
+    ],
+)
+def test_tab_to_walks_from_the_top_and_refuses_what_cannot_take_focus(
+    evaluator: Evaluator, target: str, expected: str
+) -> None:
+    obs = evaluator.evaluate(fixture_case("fixturereach"), _reach_page(target))
+    assert obs.status == "ok", obs.error
+    (check,) = obs.checks
+    assert check.message == expected
