@@ -1,0 +1,191 @@
+"""The requirements every modal dialog meets, for any case whose prompt asks for one.
+
+A case names the class of the button that opens the dialog and the class of the dialog. The
+dialog is the element with that class or, when the class sits on an overlay or an inner box, the
+element with role ``dialog``/``alertdialog`` next to it. Checks after the first open it the way a
+keyboard user does (Tab to the trigger, Enter) and fall back to a click, so that one keyboard
+fault does not hide every other finding.
+
+In a case's ``checks.py``::
+
+    DIALOG = ModalDialog(trigger_class="open-dialog", dialog_class="dialog")
+    closed_hidden, opens_named_dialog, is_modal, focus_moves_in, focus_contained, escape_closes = (
+        DIALOG.requirements()
+    )
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from lm_eval_a11y.checks import Check, Outcome, failed, passed, requirement
+
+if TYPE_CHECKING:
+    from lm_eval_a11y.session import Element, Session
+
+DIALOG_ROLES = ("dialog", "alertdialog")
+
+
+@dataclass(frozen=True)
+class ModalDialog:
+    trigger_class: str
+    dialog_class: str
+
+    @property
+    def no_trigger(self) -> str:
+        return f"No element has the class '{self.trigger_class}' the prompt asked for"
+
+    @property
+    def no_dialog(self) -> str:
+        return f"No element has the class '{self.dialog_class}' the prompt asked for"
+
+    async def dialog(self, s: Session) -> Element | None:
+        """The element that carries the dialog role for the hooked element, else the hooked element."""
+        hook = await s.find(f".{self.dialog_class}")
+        if hook is None or hook.role in DIALOG_ROLES:
+            return hook
+        for candidate in await s.by_role(list(DIALOG_ROLES)):
+            if await s.contains(hook, candidate) or await s.contains(candidate, hook):
+                return candidate
+        return hook
+
+    async def shown(self, s: Session) -> Element | None:
+        """The dialog if it is open now. Looked up afresh: a page may create it on open or remove it on close."""
+        dialog = await self.dialog(s)
+        if dialog is not None and dialog.visible and not dialog.hidden_from_at:
+            return dialog
+        return None
+
+    async def open(self, s: Session, *, keyboard_only: bool = False) -> tuple[Element | None, Element | None, str]:
+        """Open the dialog from its trigger; returns (trigger, dialog, problem or '')."""
+        trigger = await s.find(f".{self.trigger_class}")
+        if trigger is None:
+            return None, None, self.no_trigger
+        if await s.tab_to(trigger):
+            await s.press("Enter")
+            dialog = await self.shown(s)
+            if dialog is not None:
+                return trigger, dialog, ""
+        if keyboard_only:
+            return trigger, None, f"Tab then Enter on {trigger.describe()} does not show the dialog"
+        await s.click(trigger)
+        dialog = await self.shown(s)
+        if dialog is not None:
+            return trigger, dialog, ""
+        if await self.dialog(s) is None:
+            return trigger, None, self.no_dialog + " (not even after the trigger was used)"
+        return trigger, None, f"Neither Enter nor a click on {trigger.describe()} shows the dialog to sight and AT"
+
+    async def focus_first_inside(self, s: Session, dialog: Element) -> bool:
+        if await s.focus_within(dialog):
+            return True
+        for control in await s.find_all("input, button, select, textarea, a[href], [tabindex]", dialog):
+            if control.focusable and control.visible:
+                await s.focus(control)
+                if await s.focus_within(dialog):
+                    return True
+        return False
+
+    def requirements(self) -> tuple[Check, Check, Check, Check, Check, Check]:
+        """closed-hidden, opens-named-dialog, is-modal, focus-moves-in, focus-contained, escape-closes."""
+        pattern = self
+
+        @requirement("closed-hidden", "Before it is opened, the dialog is neither shown nor read by a screen reader")
+        async def closed_hidden(s: Session) -> Outcome:
+            hook = await s.find(f".{pattern.dialog_class}")
+            if hook is None:
+                return passed("No dialog is in the page before it is opened")
+            dialog = await pattern.dialog(s) or hook
+            for element in (hook, dialog):
+                if element.visible:
+                    return failed(f"{element.describe()} is visible before the visitor opens it")
+                if not element.hidden_from_at:
+                    return failed(
+                        f"{element.describe()} is invisible before it is opened, but a screen reader still reads it"
+                    )
+            return passed("The closed dialog is hidden from sight and from assistive technology")
+
+        @requirement(
+            "opens-named-dialog",
+            "Enter on the focused trigger opens an element with role dialog and an accessible name",
+        )
+        async def opens_named_dialog(s: Session) -> Outcome:
+            _trigger, dialog, problem = await pattern.open(s, keyboard_only=True)
+            if problem or dialog is None:
+                return failed(problem)
+            if dialog.role not in DIALOG_ROLES:
+                return failed(
+                    f"The open dialog is {dialog.describe()}; assistive technology is not told it is a dialog"
+                )
+            if not dialog.name.strip():
+                return failed(f"The open dialog {dialog.describe()} has no accessible name (e.g. from its title)")
+            return passed(f"Enter opens {dialog.describe()}")
+
+        @requirement("is-modal", "While open, the rest of the page is out of reach of assistive technology")
+        async def is_modal(s: Session) -> Outcome:
+            trigger, dialog, problem = await pattern.open(s)
+            if problem or dialog is None or trigger is None:
+                return failed(problem)
+            if dialog.properties.get("modal") is True:
+                return passed("The native <dialog> was opened with showModal(), which makes the rest of the page inert")
+            if dialog.attr("aria-modal") == "true" and dialog.role in DIALOG_ROLES:
+                return passed("The dialog has aria-modal='true'")
+            if await s.is_hidden_from_at(trigger):
+                return passed(
+                    "The content behind the dialog is hidden from assistive technology (inert or aria-hidden)"
+                )
+            return failed(
+                "The open dialog is not modal for assistive technology: no aria-modal='true', not opened with "
+                "showModal(), and the page behind it (the trigger) can still be read"
+            )
+
+        @requirement("focus-moves-in", "Opening the dialog with the keyboard moves focus into it")
+        async def focus_moves_in(s: Session) -> Outcome:
+            _trigger, dialog, problem = await pattern.open(s)
+            if problem or dialog is None:
+                return failed(problem)
+            if await s.focus_within(dialog):
+                where = await s.active()
+                return passed(f"Focus moved into the dialog, to {where.describe() if where else 'the dialog'}")
+            where = await s.active()
+            return failed(
+                f"After opening, focus is on {where.describe() if where else 'the page body'}, not in the dialog"
+            )
+
+        @requirement("focus-contained", "Tab and Shift+Tab keep focus inside the open dialog")
+        async def focus_contained(s: Session) -> Outcome:
+            _trigger, dialog, problem = await pattern.open(s)
+            if problem or dialog is None:
+                return failed(problem)
+            if not await pattern.focus_first_inside(s, dialog):
+                return failed("The open dialog holds no control that can take focus")
+            # Leaving to the browser's own toolbar (no element focused) is how a native modal
+            # dialog wraps; only an element of the page outside the dialog counts as escaping.
+            for key in ("Tab", "Shift+Tab"):
+                for step in range(6):
+                    where = await s.press(key)
+                    if where is not None and not await s.focus_within(dialog):
+                        return failed(
+                            f"After {step + 1} x {key} from inside the dialog, focus reached {where.describe()}"
+                        )
+            return passed("Focus stayed inside the dialog for 6 x Tab and 6 x Shift+Tab")
+
+        @requirement("escape-closes", "Escape closes the dialog and focus goes back to the button that opened it")
+        async def escape_closes(s: Session) -> Outcome:
+            trigger, dialog, problem = await pattern.open(s, keyboard_only=True)
+            if problem or dialog is None or trigger is None:
+                trigger, dialog, problem = await pattern.open(s)
+                if problem or dialog is None or trigger is None:
+                    return failed(problem)
+            await pattern.focus_first_inside(s, dialog)
+            where = await s.press("Escape")
+            if await pattern.shown(s) is not None:
+                return failed("Escape does not close the dialog")
+            if where is None or where.ref != trigger.ref:
+                return failed(
+                    f"After Escape, focus is on {where.describe() if where else 'the page body'}, not on the trigger"
+                )
+            return passed("Escape closes the dialog and focus returns to the trigger")
+
+        return closed_hidden, opens_named_dialog, is_modal, focus_moves_in, focus_contained, escape_closes
