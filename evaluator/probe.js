@@ -125,7 +125,13 @@
       return false;
     }
     const rect = el.getBoundingClientRect();
-    return rect.width > 0 && rect.height > 0;
+    if (rect.width <= 0 || rect.height <= 0) {
+      return false;
+    }
+    // axe's own judgement of what a sighted user can see: it also catches content moved off the
+    // page (left: -9999px), clipped away (the visually-hidden pattern) or cut off by an
+    // ancestor's overflow: hidden.
+    return withAxe(() => axe.commons.dom.isVisibleOnScreen(virtual(el)));
   }
 
   function isHiddenFromAT(el) {

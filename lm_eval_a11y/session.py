@@ -37,6 +37,10 @@ class Element:
     """A snapshot of one element as assistive technology and a sighted user would meet it.
 
     Snapshots do not update themselves: after an interaction call :meth:`Session.refresh`.
+
+    ``visible``: a sighted user can see it: rendered, with a size, not transparent, and (axe-core's
+    judgement) not moved off the page, clipped away or cut off by an ancestor's overflow.
+    ``hidden_from_at``: assistive technology does not present it (axe-core's judgement, or inert).
     """
 
     ref: int

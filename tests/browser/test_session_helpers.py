@@ -78,3 +78,40 @@ def test_tab_to_walks_from_the_top_and_refuses_what_cannot_take_focus(
     assert obs.status == "ok", obs.error
     (check,) = obs.checks
     assert check.message == expected
+
+
+SR_ONLY = "position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0,0,0,0)"
+
+
+@pytest.mark.parametrize(
+    ("markup", "expected"),
+    [
+        pytest.param('<p id="target">Shown</p>', "visible=True hidden_from_at=False", id="shown"),
+        pytest.param('<p id="target" hidden>Gone</p>', "visible=False hidden_from_at=True", id="hidden-attribute"),
+        pytest.param(
+            '<p id="target" style="position:absolute;left:-9999px">Off the page</p>',
+            "visible=False hidden_from_at=False",
+            id="moved-off-the-page",
+        ),
+        pytest.param(
+            f'<span id="target" style="{SR_ONLY}">For screen readers</span>',
+            "visible=False hidden_from_at=False",
+            id="visually-hidden-clip",
+        ),
+        pytest.param(
+            '<div style="height:0;overflow:hidden"><p id="target">Collapsed</p></div>',
+            "visible=False hidden_from_at=False",
+            id="collapsed-overflow-hidden",
+        ),
+        pytest.param(
+            '<p id="target" style="opacity:0">Transparent</p>', "visible=False hidden_from_at=False", id="opacity-0"
+        ),
+    ],
+)
+def test_visible_means_a_sighted_user_can_see_it(evaluator: Evaluator, markup: str, expected: str) -> None:
+    head = '<!doctype html><html lang="en"><head><title>t</title></head>'
+    html = f"{head}<body><main><h1>Page</h1>{markup}</main></body></html>"
+    obs = evaluator.evaluate(fixture_case("fixturevisible"), html)
+    assert obs.status == "ok", obs.error
+    (check,) = obs.checks
+    assert check.message == expected
