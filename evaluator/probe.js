@@ -105,6 +105,11 @@
     return axe.utils.getNodeFromTree(el);
   }
 
+  // `inner` is `outer` or inside it (in the same tree: shadow roots are not crossed).
+  function isWithin(outer, inner) {
+    return inner !== null && (outer === inner || outer.contains(inner));
+  }
+
   function deepActive() {
     let el = document.activeElement;
     while (el && el.shadowRoot && el.shadowRoot.activeElement) {
@@ -340,8 +345,6 @@
     query: (selector, rootRef) => queryAll(selector, rootRef).map(describe),
     byRole: (role) => byRole(role).map(describe),
     active: () => describe(deepActive()),
-    // Only the reference: cheap enough to call after every key press of a long Tab walk.
-    activeRef: () => refOf(deepActive()),
     isVisible: (ref) => isVisible(element(ref)),
     isHiddenFromAT: (ref) => isHiddenFromAT(element(ref)),
     isFocusable: (ref) => isFocusable(element(ref)),
@@ -352,16 +355,8 @@
     },
     role: (ref) => roleOf(element(ref)),
     name: (ref) => nameOf(element(ref)),
-    contains: (outer, inner) => {
-      const a = element(outer);
-      const b = element(inner);
-      return a === b || a.contains(b);
-    },
-    activeWithin: (ref) => {
-      const active = deepActive();
-      const container = element(ref);
-      return active !== null && (container === active || container.contains(active));
-    },
+    contains: (outer, inner) => isWithin(element(outer), element(inner)),
+    activeWithin: (ref) => isWithin(element(ref), deepActive()),
     // One step of a keyboard walk, in one round trip: let the page's zero-delay timers from the
     // key press run (ours is queued after theirs), then report where focus is and whether it is
     // on or inside the given element.
@@ -372,7 +367,7 @@
           const target = ref === null ? null : element(ref);
           resolve({
             ref: refOf(active),
-            within: active !== null && target !== null && (target === active || target.contains(active)),
+            within: target !== null && isWithin(target, active),
           });
         } catch (err) {
           reject(err);

@@ -10,7 +10,8 @@ __all__ = ["CHROMIUM_ARGS", "DEFAULT_CONCURRENCY", "DISABLED_FEATURES", "Chromiu
 
 # Pages evaluated at once by default. Pages wait on frames and timers between key presses, so one
 # page more than there are cores keeps the CPU busy (measured on 2 cores, benchmark corpus: 3
-# slots 1.41 pages/s against 1.20 for 2); more slots cost memory for little more speed.
+# slots 1.47 pages/s against 1.26 for 2); more slots add little speed and stretch each page's
+# wall time (from 4 slots the 690 KB benchmark page exceeds the default 20 s budget).
 DEFAULT_CONCURRENCY = min((os.cpu_count() or 1) + 1, 8)
 
 # Chromium keeps only the last --disable-features switch, and Playwright puts its own list before

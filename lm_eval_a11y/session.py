@@ -542,11 +542,15 @@ class Session:
         ref = found["ref"]
         return (None if ref is None else int(ref)), bool(found["within"])
 
-    async def tab_sequence(self, max_stops: int = 40, *, backwards: bool = False) -> list[Element]:
-        """Tab through the page from the top and list each stop until focus leaves or wraps."""
+    async def _from_the_top(self) -> None:
+        """Start a keyboard walk as a visitor does: nothing focused, the page scrolled to its top."""
         self._touch()
         await self.probe("blur")
         await self._evaluate("window.scrollTo(0, 0), true")
+
+    async def tab_sequence(self, max_stops: int = 40, *, backwards: bool = False) -> list[Element]:
+        """Tab through the page from the top and list each stop until focus leaves or wraps."""
+        await self._from_the_top()
         stops: list[Element] = []
         seen: set[int] = set()
         key = "Shift+Tab" if backwards else "Tab"
@@ -567,9 +571,7 @@ class Session:
         """
         if not await self.probe("hasFocusable", element.ref):
             return False
-        self._touch()
-        await self.probe("blur")
-        await self._evaluate("window.scrollTo(0, 0), true")
+        await self._from_the_top()
         seen: set[int] = set()
         outside = 0
         for _ in range(max_stops):
