@@ -58,36 +58,89 @@
     return el;
   }
 
-  // axe's commons need its virtual tree, and building it walks the whole document, so it is
-  // kept between calls and thrown away whenever it may be stale: on any DOM mutation (observed
-  // here), on any action of ours (focus, blur, scroll), and whenever the Python side says it acted
-  // (key press, click, a wait: CSS such as :hover or :focus-within changes no DOM but can change
-  // what is visible). `sync(epoch)` carries that from Python at no extra round trip.
+  // axe's commons need its virtual tree, and building it walks the whole document (70-120 ms on a
+  // 690 KB page), so it is kept between calls. Two kinds of change make it stale:
+  // - the DOM changed (seen by a MutationObserver; inside shadow roots, which the observer does
+  //   not see, any change is assumed): the tree is thrown away and built again;
+  // - an action of ours (focus, blur, scroll), an action the Python side reports (key press,
+  //   click, a wait: `sync(epoch)` carries it at no extra round trip) or 500 ms passing: CSS such
+  //   as :hover or :focus-within, form state (value, checked) and geometry can change without a
+  //   DOM mutation. The tree's structure still holds; everything axe derived from styles,
+  //   geometry and state is dropped and computed again on demand.
   let axeReady = false;
+  let derivedStale = false;
   let builtAt = 0;
   let epoch = -1;
   let observer = null;
-  // Changes the observer cannot see (inside shadow roots, style-only animations) are bounded
-  // by this age.
   const MAX_TREE_AGE_MS = 500;
+  // Properties of axe's virtual nodes that describe the DOM tree itself; every other underscore
+  // property is a cache of something computed from the page as it was (visibility, stacking,
+  // grid, disabled state...).
+  const STRUCTURAL = new Set(['_uid', '_isXHTML', '_type', '_selectorMap', '_hasShadowRoot']);
 
   function invalidate() {
+    derivedStale = false;
     if (axeReady) {
       axe.teardown();
       axeReady = false;
     }
   }
 
+  // Something may have changed that is not a DOM mutation.
+  function touched() {
+    if (observer !== null && observer.takeRecords().length > 0) {
+      invalidate();
+    } else {
+      derivedStale = true;
+    }
+  }
+
   function sync(newEpoch) {
     if (newEpoch !== epoch) {
       epoch = newEpoch;
+      touched();
+    }
+  }
+
+  function refreshDerived() {
+    const root = axe._tree[0];
+    if (root._hasShadowRoot) {
       invalidate();
+      return;
+    }
+    axe._memoizedFns.forEach((fn) => fn.clear());
+    const nodeMap = axe._cache.get('nodeMap');
+    const selectorMap = axe._cache.get('selectorMap');
+    axe._cache.clear();
+    axe._cache.set('nodeMap', nodeMap);
+    axe._cache.set('selectorMap', selectorMap);
+    const stack = [root];
+    while (stack.length > 0) {
+      const vNode = stack.pop();
+      for (const key of Object.keys(vNode)) {
+        if (key.charCodeAt(0) === 95 && !STRUCTURAL.has(key)) {
+          delete vNode[key];
+        }
+      }
+      vNode._isHidden = null;
+      vNode._cache = {};
+      for (const child of vNode.children) {
+        stack.push(child);
+      }
     }
   }
 
   function withAxe(fn) {
-    if (axeReady && performance.now() - builtAt > MAX_TREE_AGE_MS) {
+    if (observer !== null && observer.takeRecords().length > 0) {
       invalidate();
+    }
+    if (axeReady && performance.now() - builtAt > MAX_TREE_AGE_MS) {
+      derivedStale = true;
+    }
+    if (axeReady && derivedStale) {
+      refreshDerived();
+      derivedStale = false;
+      builtAt = performance.now();
     }
     if (!axeReady) {
       if (observer === null) {
@@ -96,6 +149,7 @@
       }
       axe.setup(document);
       axeReady = true;
+      derivedStale = false;
       builtAt = performance.now();
     }
     return fn();
@@ -390,7 +444,7 @@
     sync,
     focus: (ref) => {
       element(ref).focus();
-      invalidate();
+      touched();
       return describe(deepActive());
     },
     blur: () => {
@@ -398,12 +452,12 @@
       if (active) {
         active.blur();
       }
-      invalidate();
+      touched();
       return true;
     },
     scrollIntoView: (ref) => {
       element(ref).scrollIntoView({ block: 'center', inline: 'center' });
-      invalidate();
+      touched();
       const rect = element(ref).getBoundingClientRect();
       return { x: rect.x, y: rect.y, width: rect.width, height: rect.height };
     },

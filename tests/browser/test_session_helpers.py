@@ -115,3 +115,50 @@ def test_visible_means_a_sighted_user_can_see_it(evaluator: Evaluator, markup: s
     assert obs.status == "ok", obs.error
     (check,) = obs.checks
     assert check.message == expected
+
+
+STALE_HEAD = '<!doctype html><html lang="en"><head><title>t</title><style>{style}</style></head>'
+
+
+@pytest.mark.parametrize(
+    ("style", "body", "expected"),
+    [
+        # Only CSS changes when the button takes focus: no DOM mutation, so the probe keeps its
+        # tree and must still drop what it derived from styles.
+        pytest.param(
+            ".wrap #target{display:none} .wrap:focus-within #target{display:block}",
+            '<div class="wrap"><button>Menu</button><p id="target">Items</p></div>',
+            "visible=False hidden_from_at=True name='' | visible=True hidden_from_at=False name='Items'",
+            id="focus-within-reveals",
+        ),
+        pytest.param(
+            ".wrap:focus-within #target{visibility:hidden}",
+            '<div class="wrap"><button>Menu</button><p id="target">Items</p></div>',
+            "visible=True hidden_from_at=False name='Items' | visible=False hidden_from_at=True name=''",
+            id="focus-within-hides",
+        ),
+        # The DOM changes: the tree is rebuilt.
+        pytest.param(
+            "",
+            '<button id="target" aria-label="Before" onfocus="this.setAttribute(\'aria-label\', \'After\')">x</button>',
+            "visible=True hidden_from_at=False name='Before' | visible=True hidden_from_at=False name='After'",
+            id="attribute-mutation",
+        ),
+        # Inside a shadow root the observer sees nothing: any action rebuilds the tree.
+        pytest.param(
+            "",
+            '<div id="target" role="button" tabindex="0"></div><script>const root ='
+            " document.getElementById('target').attachShadow({mode: 'open'}); root.innerHTML = '<span>Before</span>';"
+            " document.getElementById('target').addEventListener('focus', () => { root.querySelector('span')"
+            ".textContent = 'After'; });</script>",
+            "visible=True hidden_from_at=False name='Before' | visible=True hidden_from_at=False name='After'",
+            id="shadow-root-change",
+        ),
+    ],
+)
+def test_probe_sees_what_a_key_press_changed(evaluator: Evaluator, style: str, body: str, expected: str) -> None:
+    html = STALE_HEAD.format(style=style) + f"<body><main><h1>Page</h1>{body}</main></body></html>"
+    obs = evaluator.evaluate(fixture_case("fixturestale"), html)
+    assert obs.status == "ok", obs.error
+    (check,) = obs.checks
+    assert check.message == expected
