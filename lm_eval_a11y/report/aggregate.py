@@ -238,7 +238,10 @@ def _n_docs(series: RunSeries) -> int | None:
 def _metric(series: RunSeries, per_doc: list[dict[str, float]], metric: str) -> MetricValue | None:
     reported = series.reported.get(metric)
     if reported is not None and not math.isnan(reported[0]):
-        n = _n_docs(series) or len(per_doc)
+        # lm-eval averaged over the docs where the metric applies (a doc whose samples held no
+        # HTML has no axe or check numbers): count those, not every doc of the task.
+        applicable = sum(1 for doc in per_doc if metric in doc)
+        n = applicable or _n_docs(series) or len(per_doc)
         return MetricValue(reported[0], reported[1], n, "lm-eval")
     return _computed(per_doc, metric)
 

@@ -142,3 +142,18 @@ def test_merged_category_run_is_computed_from_samples(series: list[RunSeries]) -
     assert summary.metrics["pass"].source == "samples"
     assert summary.metrics["pass"].value == pytest.approx(2 / 3)
     assert summary.metrics["pass"].n == 3
+
+
+def test_n_counts_the_docs_a_metric_applies_to(series: list[RunSeries]) -> None:
+    """A doc whose samples held no HTML has no axe numbers: lm-eval's mean leaves it out, so n must too."""
+    a = series[0]
+    first = a.samples[0].doc_key
+    no_html = tuple(
+        replace(s, html=None, html_found=False, observation=None) if s.doc_key == first else s for s in a.samples
+    )
+    summary = build_report([replace(a, samples=no_html)]).summaries[0]
+    assert summary.docs == 3
+    assert summary.metrics["axe_failures"].source == "lm-eval"
+    assert summary.metrics["axe_failures"].n == 2
+    assert summary.metrics["req_pass_rate"].n == 3  # no HTML fails every requirement: it counts
+    assert summary.metrics["pass"].n == 3  # every doc has a verdict
