@@ -8,11 +8,11 @@ from pathlib import Path
 
 __all__ = ["CHROMIUM_ARGS", "DEFAULT_CONCURRENCY", "DISABLED_FEATURES", "ChromiumNotFoundError", "find_chromium"]
 
-# Pages evaluated at once by default. Pages wait on frames and timers between key presses, so one
-# page more than there are cores keeps the CPU busy (measured on 2 cores, benchmark corpus: 3
-# slots 1.47 pages/s against 1.26 for 2); more slots add little speed and stretch each page's
-# wall time (from 4 slots the 690 KB benchmark page exceeds the default 20 s budget).
-DEFAULT_CONCURRENCY = min((os.cpu_count() or 1) + 1, 8)
+# Pages evaluated at once by default. A page spends much of its evaluation waiting on its own
+# timers and frames after each key press, so two slots per core keep the CPU busy (measured on 2
+# cores, benchmark corpus: 2 slots 1.64-1.81 pages/s, 3 slots 1.90-1.98, 4 slots 2.15-2.25, 5
+# slots 2.07-2.13); the 690 KB benchmark page then takes about 12 s of the default 20 s budget.
+DEFAULT_CONCURRENCY = min(2 * (os.cpu_count() or 1), 8)
 
 # Chromium keeps only the last --disable-features switch, and Playwright puts its own list before
 # our arguments, so our switch must carry Playwright's list too (as of Playwright 1.65; the

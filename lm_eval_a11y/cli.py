@@ -45,7 +45,7 @@ def add_pool_options(parser: argparse.ArgumentParser) -> None:
         type=int,
         default=DEFAULT_CONCURRENCY,
         metavar="N",
-        help=f"pages evaluated at once (default {DEFAULT_CONCURRENCY}: one more than the CPU cores, at most 8)",
+        help=f"pages evaluated at once (default {DEFAULT_CONCURRENCY}: two per CPU core, at most 8)",
     )
 
 

@@ -261,7 +261,7 @@ class A11yFilter(Filter):  # type: ignore[misc]
     """lm-eval filter: every response of every doc becomes a JSON sample record, in one batch.
 
     YAML options: ``concurrency`` (pages at once; default ``A11Y_CONCURRENCY``, else
-    one more than the CPU cores, at most 8) and
+    two per CPU core, at most 8) and
     ``timeout_s`` (time budget per page, default 20). All repeats are kept (no take_first), so
     ``repeats: n`` yields n records per doc and pass@k can be computed.
     """
