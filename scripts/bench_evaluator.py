@@ -1,6 +1,7 @@
 """Benchmark the evaluator: a new browser per page (naive) against the pooled browser.
 
     .venv/bin/python scripts/bench_evaluator.py            # 48 case examples + 12 generated pages
+    .venv/bin/python scripts/bench_evaluator.py --rounds 3 # both modes three times, medians
     .venv/bin/python scripts/bench_evaluator.py --json out.json
 
 The corpus is fixed by construction: the cases' own example pages (taken round-robin over the
@@ -8,7 +9,9 @@ cases in id order, so every case's checks run), plus generated pages from about 
 that each embed a disclosure widget and are evaluated with the ``disclosure`` case, so the large
 pages run interactive checks too. Both modes evaluate the same corpus in the same run, so the
 ratio is measured under the same machine load; the figures printed are wall-clock pages per
-second and the peak PSS of every Chromium process, sampled in a thread.
+second and the peak PSS of every Chromium process, sampled in a thread. On a machine whose speed
+drifts (a shared virtual machine), ``--rounds N`` measures the two modes alternately N times and
+reports each round and the medians, so one slow minute does not decide the figures.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import sys
 import threading
 import time
@@ -188,39 +192,21 @@ def _outcomes(obs: Observation) -> tuple[str, tuple[str, ...], tuple[tuple[str, 
     return obs.status, obs.axe.failing_rule_ids(), tuple((c.id, c.outcome) for c in obs.checks)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--examples", type=int, default=48, help="case example pages (default 48)")
-    parser.add_argument("--generated", type=int, default=12, help="generated larger pages (default 12)")
-    parser.add_argument(
-        "--concurrency",
-        type=int,
-        default=DEFAULT_CONCURRENCY,
-        help=f"pool slots (default {DEFAULT_CONCURRENCY}, the evaluator's: one more than the CPU cores)",
-    )
-    parser.add_argument("--timeout", type=float, default=30.0, help="time budget per page (default 30 s)")
-    parser.add_argument("--skip-naive", action="store_true", help="measure the pool only")
-    parser.add_argument("--json", type=Path, help="also write the figures here")
-    args = parser.parse_args(argv)
+def _ratio(results: list[ModeResult]) -> float | None:
+    return results[1].pages_per_s / results[0].pages_per_s if len(results) == 2 else None
 
-    corpus, skipped = build_corpus(args.examples, args.generated)
-    for line in skipped:
-        print(f"skipped case: {line}", file=sys.stderr)
-    kb = sorted(len(h.encode()) // 1024 for _, h, _ in corpus)
-    with_checks = sum(1 for c, _, _ in corpus if c is not None and c.checks)
-    print(
-        f"corpus: {len(corpus)} pages ({with_checks} with case checks), {kb[0]}-{kb[-1]} KB, "
-        f"median {kb[len(kb) // 2]} KB"
-    )
-    load = os.getloadavg()
-    print(f"machine: {os.cpu_count()} cores, load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f} at start")
 
-    results: list[ModeResult] = []
-    if not args.skip_naive:
-        results.append(_measure("naive (browser per page)", corpus, lambda c: naive(c, args.timeout)))
-    results.append(
-        _measure(f"pool (concurrency {args.concurrency})", corpus, lambda c: pooled(c, args.concurrency, args.timeout))
-    )
+def _differ(results: list[ModeResult], corpus: list[Page]) -> list[str]:
+    if len(results) != 2:
+        return []
+    return [
+        name
+        for (_, _, name), a, b in zip(corpus, results[0].observations, results[1].observations, strict=True)
+        if _outcomes(a) != _outcomes(b)
+    ]
+
+
+def _report_round(results: list[ModeResult], corpus: list[Page]) -> None:
     for r in results:
         print(
             f"{r.name:28} {r.pages_per_s:6.2f} pages/s  {r.seconds:7.1f} s  "
@@ -236,10 +222,18 @@ def main(argv: list[str] | None = None) -> int:
             "    slowest: "
             + ", ".join(f"{name} {o.status} {o.timings.total_ms / 1000:.1f} s" for o, (_, _, name) in slowest)
         )
+    ratio = _ratio(results)
+    if ratio is not None:
+        differ = _differ(results, corpus)
+        print(
+            f"speed-up of the pool: {ratio:.2f}x (target >= 4x); browser PSS peak "
+            f"{max(r.peak_pss_bytes for r in results) / 2**20:.0f} MiB (target < 1024 MiB)"
+        )
+        print(f"pages whose outcomes differ between the modes: {len(differ)} {differ[:5]}")
+
+
+def _round_figures(results: list[ModeResult], corpus: list[Page]) -> dict[str, object]:
     figures: dict[str, object] = {
-        "pages": len(corpus),
-        "load_average_start": load,
-        "load_average_end": os.getloadavg(),
         "modes": {
             r.name: {
                 "pages_per_s": r.pages_per_s,
@@ -250,20 +244,99 @@ def main(argv: list[str] | None = None) -> int:
             for r in results
         },
     }
-    if len(results) == 2:
-        ratio = results[1].pages_per_s / results[0].pages_per_s
-        differ = [
-            name
-            for (_, _, name), a, b in zip(corpus, results[0].observations, results[1].observations, strict=True)
-            if _outcomes(a) != _outcomes(b)
-        ]
-        print(
-            f"speed-up of the pool: {ratio:.2f}x (target >= 4x); browser PSS peak "
-            f"{max(r.peak_pss_bytes for r in results) / 2**20:.0f} MiB (target < 1024 MiB)"
-        )
-        print(f"pages whose outcomes differ between the modes: {len(differ)} {differ[:5]}")
+    ratio = _ratio(results)
+    if ratio is not None:
         figures["ratio"] = ratio
-        figures["outcome_mismatches"] = differ
+        figures["outcome_mismatches"] = _differ(results, corpus)
+    return figures
+
+
+def _medians(rounds: list[list[ModeResult]]) -> dict[str, object]:
+    names = [r.name for r in rounds[0]]
+    medians: dict[str, object] = {
+        "median_pages_per_s": {
+            name: statistics.median(results[i].pages_per_s for results in rounds) for i, name in enumerate(names)
+        },
+        "peak_pss_mib": max(r.peak_pss_bytes for results in rounds for r in results) / 2**20,
+    }
+    ratios = [ratio for results in rounds if (ratio := _ratio(results)) is not None]
+    if ratios:
+        medians["median_ratio"] = statistics.median(ratios)
+        medians["ratio_range"] = [min(ratios), max(ratios)]
+    return medians
+
+
+def _report_medians(count: int, medians: dict[str, object]) -> None:
+    print(f"over {count} rounds:")
+    speeds = medians["median_pages_per_s"]
+    if isinstance(speeds, dict):
+        for name, value in speeds.items():
+            print(f"  {name:28} median {value:6.2f} pages/s")
+    ratio, spread = medians.get("median_ratio"), medians.get("ratio_range")
+    if isinstance(ratio, float) and isinstance(spread, list):
+        print(f"  speed-up of the pool: median {ratio:.2f}x (range {spread[0]:.2f}x-{spread[1]:.2f}x)")
+    print(f"  browser PSS peak over all rounds: {medians['peak_pss_mib']:.0f} MiB")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--examples", type=int, default=48, help="case example pages (default 48)")
+    parser.add_argument("--generated", type=int, default=12, help="generated larger pages (default 12)")
+    parser.add_argument(
+        "--concurrency",
+        type=int,
+        default=DEFAULT_CONCURRENCY,
+        help=f"pool slots (default {DEFAULT_CONCURRENCY}, the evaluator's: one more than the CPU cores)",
+    )
+    parser.add_argument("--timeout", type=float, default=30.0, help="time budget per page (default 30 s)")
+    parser.add_argument("--skip-naive", action="store_true", help="measure the pool only")
+    parser.add_argument(
+        "--rounds", type=int, default=1, help="measure the modes alternately this many times (default 1)"
+    )
+    parser.add_argument("--json", type=Path, help="also write the figures here")
+    args = parser.parse_args(argv)
+    if args.rounds < 1:
+        parser.error("--rounds must be at least 1")
+
+    corpus, skipped = build_corpus(args.examples, args.generated)
+    for line in skipped:
+        print(f"skipped case: {line}", file=sys.stderr)
+    kb = sorted(len(h.encode()) // 1024 for _, h, _ in corpus)
+    with_checks = sum(1 for c, _, _ in corpus if c is not None and c.checks)
+    print(
+        f"corpus: {len(corpus)} pages ({with_checks} with case checks), {kb[0]}-{kb[-1]} KB, "
+        f"median {kb[len(kb) // 2]} KB"
+    )
+    load = os.getloadavg()
+    print(f"machine: {os.cpu_count()} cores, load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f} at start")
+
+    rounds: list[list[ModeResult]] = []
+    for number in range(1, args.rounds + 1):
+        if args.rounds > 1:
+            print(f"round {number} of {args.rounds}")
+        results: list[ModeResult] = []
+        if not args.skip_naive:
+            results.append(_measure("naive (browser per page)", corpus, lambda c: naive(c, args.timeout)))
+        results.append(
+            _measure(
+                f"pool (concurrency {args.concurrency})", corpus, lambda c: pooled(c, args.concurrency, args.timeout)
+            )
+        )
+        _report_round(results, corpus)
+        rounds.append(results)
+    per_round = [_round_figures(results, corpus) for results in rounds]
+    figures: dict[str, object] = {
+        "pages": len(corpus),
+        "load_average_start": load,
+        "load_average_end": os.getloadavg(),
+        "rounds": per_round,
+    }
+    if len(rounds) == 1:
+        figures.update(per_round[0])  # one round: its figures at the top level, as before --rounds
+    else:
+        medians = _medians(rounds)
+        figures.update(medians)
+        _report_medians(len(rounds), medians)
     print(f"load average at end: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     if args.json:
         args.json.write_text(json.dumps(figures, indent=2), encoding="utf-8")
