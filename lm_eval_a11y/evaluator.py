@@ -28,6 +28,7 @@ from typing import Any, TypeVar
 from lm_eval_a11y import __version__
 from lm_eval_a11y.browser import CHROMIUM_ARGS, DEFAULT_CONCURRENCY, find_chromium
 from lm_eval_a11y.cases import Case
+from lm_eval_a11y.check_order import guess_acts
 from lm_eval_a11y.checks import Check, Outcome
 from lm_eval_a11y.observation import (
     AxeFinding,
@@ -138,6 +139,8 @@ class AsyncEvaluator:
         self._slots: asyncio.Queue[_Slot] | None = None
         # (case id, check id) -> whether the check acted on the page when it last ran.
         self._acted: dict[tuple[str, str], bool] = {}
+        # (case id, check id) -> the guess from the check's code, for checks not run yet.
+        self._guessed: dict[tuple[str, str], bool] = {}
         self._start_lock: asyncio.Lock | None = None
         self._axe_version = ""
         self._chromium_version = ""
@@ -404,9 +407,18 @@ class AsyncEvaluator:
         Each check starts on the page as first rendered: a check that acted (a key press, a
         click) costs a reload before the next one, a check that only read does not. Running the
         readers first saves the reloads between them; the outcomes do not depend on the order,
-        and the observation lists the checks as the case declares them.
+        and the observation lists the checks as the case declares them. A check not run yet is
+        placed by a guess from its code (:mod:`lm_eval_a11y.check_order`).
         """
-        return sorted(range(len(case.checks)), key=lambda i: self._acted.get((case.id, case.checks[i].id), True))
+        return sorted(range(len(case.checks)), key=lambda i: self._acts(case, case.checks[i]))
+
+    def _acts(self, case: Case, check: Check) -> bool:
+        key = (case.id, check.id)
+        if key in self._acted:
+            return self._acted[key]
+        if key not in self._guessed:
+            self._guessed[key] = guess_acts(check.func)
+        return self._guessed[key]
 
     async def _crash_aware(self, session: Session, work: Awaitable[T]) -> T:
         task = asyncio.ensure_future(work)

@@ -1,0 +1,96 @@
+"""A first guess, from a check's code, of whether it acts on the page (key press, click, focus...).
+
+The evaluator runs the checks that only read the page before those that act, so that one page
+load serves every reader and a reload is needed only between checks that act. It learns which is
+which by running a case once; this guess orders the checks of a case it has not run yet. A wrong
+guess costs at most a reload, never a wrong outcome: whatever the order, a check that did act
+gives the next check a freshly loaded page.
+
+The guess follows names: the check's code, the code of functions it names (module helpers, the
+methods of objects it closes over, such as a pattern), a few levels deep. It acts if any of them
+names a :class:`Session` method that marks the page as acted on (the evaluator's own record of
+acting), or reaches past the check API to the raw Playwright page.
+"""
+
+from __future__ import annotations
+
+import inspect
+import types
+from collections.abc import Callable, Iterator
+from functools import cache
+from typing import Any
+
+__all__ = ["acting_session_methods", "guess_acts"]
+
+# Reaching past the check API to the Playwright page: anything may happen, so it counts as acting.
+_RAW = frozenset({"page"})
+_MAX_DEPTH = 4
+
+
+def _code_names(code: types.CodeType) -> Iterator[str]:
+    """Every global and attribute name the code (and code nested in it) refers to."""
+    yield from code.co_names
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            yield from _code_names(const)
+
+
+@cache
+def acting_session_methods() -> frozenset[str]:
+    """Session methods that mark the page as acted on, directly or through another method."""
+    from lm_eval_a11y.session import Session
+
+    methods = {
+        name: member.__code__
+        for name, member in vars(Session).items()
+        if inspect.isfunction(member) and not name.startswith("__")
+    }
+    acting = {"_touch"}
+    changed = True
+    while changed:
+        changed = False
+        for name, code in methods.items():
+            if name not in acting and any(n in acting for n in _code_names(code)):
+                acting.add(name)
+                changed = True
+    return frozenset(acting)
+
+
+def guess_acts(func: Callable[..., Any]) -> bool:
+    """True if the check's code, or code it names, calls a Session method that acts."""
+    return _acts(func, _MAX_DEPTH, set())
+
+
+def _acts(func: Any, depth: int, seen: set[int]) -> bool:
+    func = inspect.unwrap(func)
+    code = getattr(func, "__code__", None)
+    if not isinstance(code, types.CodeType) or id(code) in seen:
+        return False
+    seen.add(id(code))
+    names = set(_code_names(code))
+    if names & (acting_session_methods() | _RAW):
+        return True
+    if depth == 0:
+        return False
+    return any(_acts(callee, depth - 1, seen) for callee in _named_callables(func, names))
+
+
+def _named_callables(func: Any, names: set[str]) -> Iterator[Any]:
+    """Functions the code may call by one of these names: module-level functions and closed-over
+    functions, and the methods of module-level or closed-over objects."""
+    module_globals = getattr(func, "__globals__", {})
+    values = [module_globals[name] for name in names if name in module_globals]
+    for cell in getattr(func, "__closure__", None) or ():
+        try:
+            values.append(cell.cell_contents)
+        except ValueError:  # an empty cell
+            continue
+    for value in values:
+        if inspect.isfunction(value):
+            yield value
+        elif not isinstance(value, type | types.ModuleType):
+            # An object the code uses (a pattern instance): its methods named in the code.
+            for name in names:
+                method = getattr(type(value), name, None)
+                if inspect.isfunction(method):
+                    yield method
