@@ -1,30 +1,40 @@
-"""A first guess, from a check's code, of whether it acts on the page (key press, click, focus...).
+"""First guesses, from a check's code: whether it acts on the page, and how long it waits.
 
-The evaluator runs the checks that only read the page before those that act, so that one page
-load serves every reader and a reload is needed only between checks that act. It learns which is
-which by running a case once; this guess orders the checks of a case it has not run yet. A wrong
-guess costs at most a reload, never a wrong outcome: whatever the order, a check that did act
-gives the next check a freshly loaded page.
+Whether it acts (key press, click, focus...): the evaluator runs the checks that only read the
+page before those that act, so that one page load serves every reader and a reload is needed
+only between checks that act. It learns which is which by running a case once; this guess orders
+the checks of a case it has not run yet. A wrong guess costs at most a reload, never a wrong
+outcome: whatever the order, a check that did act gives the next check a freshly loaded page.
 
 The guess follows names: the check's code, the code of functions it names (module helpers, the
 methods of objects it closes over, such as a pattern), a few levels deep. It acts if any of them
 names a :class:`Session` method that marks the page as acted on (the evaluator's own record of
 acting), or reaches past the check API to the raw Playwright page.
+
+How long it waits: a check that lets the page run for seconds (``s.settle(2000)``: does the
+message stay?) keeps its slot busy without using the CPU. The evaluator starts such pages early in
+a batch, so that one does not run alone at the end while the other slots sit idle. The guess adds
+up the delays the check's code passes to ``settle`` and ``wait``, as number literals or module
+constants; until the evaluator has seen the case run, it orders pages by this guess.
 """
 
 from __future__ import annotations
 
+import ast
 import inspect
+import textwrap
 import types
 from collections.abc import Callable, Iterator
 from functools import cache
 from typing import Any
 
-__all__ = ["acting_session_methods", "guess_acts"]
+__all__ = ["acting_session_methods", "guess_acts", "guess_wait_ms"]
 
 # Reaching past the check API to the Playwright page: anything may happen, so it counts as acting.
 _RAW = frozenset({"page"})
 _MAX_DEPTH = 4
+# Session methods whose first argument is a delay in milliseconds.
+_WAITING = frozenset({"settle", "wait"})
 
 
 def _code_names(code: types.CodeType) -> Iterator[str]:
@@ -94,3 +104,47 @@ def _named_callables(func: Any, names: set[str]) -> Iterator[Any]:
                 method = getattr(type(value), name, None)
                 if inspect.isfunction(method):
                     yield method
+
+
+def guess_wait_ms(func: Callable[..., Any]) -> int:
+    """The delays, in milliseconds, the check's code (and code it names) asks the page to wait.
+
+    Each call counts once, also inside a loop: this orders work, it does not predict it.
+    """
+    return _waits(func, _MAX_DEPTH, set())
+
+
+def _waits(func: Any, depth: int, seen: set[int]) -> int:
+    func = inspect.unwrap(func)
+    code = getattr(func, "__code__", None)
+    if not isinstance(code, types.CodeType) or id(code) in seen:
+        return 0
+    seen.add(id(code))
+    names = set(_code_names(code))
+    total = _delays_in_source(func) if names & _WAITING else 0
+    if depth > 0:
+        total += sum(_waits(callee, depth - 1, seen) for callee in _named_callables(func, names))
+    return total
+
+
+def _delays_in_source(func: Any) -> int:
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(func)))
+    except (OSError, TypeError, SyntaxError):  # no source to read: no guess
+        return 0
+    module_globals = getattr(func, "__globals__", {})
+    total = 0
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.args):
+            continue
+        if node.func.attr not in _WAITING:
+            continue
+        arg = node.args[0]
+        value: object = None
+        if isinstance(arg, ast.Constant):
+            value = arg.value
+        elif isinstance(arg, ast.Name):
+            value = module_globals.get(arg.id)
+        if isinstance(value, int | float) and not isinstance(value, bool) and value > 0:
+            total += int(value)
+    return total

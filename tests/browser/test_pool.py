@@ -92,6 +92,43 @@ def test_checks_that_only_read_run_first_and_results_keep_the_declared_order(
     assert first.axe.states == ("initial", "photo shown", "reading")
 
 
+def _start_order(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names of the evaluations, in the order they started rendering."""
+    started: list[str] = []
+    original = AsyncEvaluator._evaluate_in
+
+    async def recording(self: AsyncEvaluator, case: object, html: str, tab: object, run: object, name: str) -> None:
+        started.append(name)
+        await original(self, case, html, tab, run, name)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(AsyncEvaluator, "_evaluate_in", recording)
+    return started
+
+
+@pytest.mark.parametrize("guess", [True, False], ids=["guessed-from-the-code", "learned-on-the-first-run"])
+def test_a_page_whose_checks_wait_starts_before_larger_pages(monkeypatch: pytest.MonkeyPatch, guess: bool) -> None:
+    if not guess:
+        monkeypatch.setattr(evaluator_module, "guess_wait_ms", lambda func: 0)
+    started = _start_order(monkeypatch)
+    waiting = fixture_case("fixturewait")
+    small = "<!doctype html><html lang='en'><title>t</title><h1>Small</h1></html>"
+    # About 30 KB: more to render than the small pages, far less than 1.2 s of waiting.
+    large = small.replace("Small", "Large") + "<p>Words of a longer page.</p>" * 1000
+    batch = [(None, large), (waiting, small), (None, small)]
+    names = ["large", "waiting", "small"]
+    with Evaluator(EvaluatorSettings(concurrency=1, timeout_s=20)) as ev:
+        first = ev.evaluate_many(batch, names=names)
+        second = ev.evaluate_many(batch, names=names)
+    assert [o.status for o in first + second] == ["ok"] * 6
+    assert [c.outcome for c in first[1].checks] == ["pass"]
+    if guess:
+        # The settle(STAY_MS) in the check's code is seen before the case has ever run.
+        assert started == ["waiting", "large", "small"] * 2
+    else:
+        # Without the guess the largest page goes first; the first run teaches the wait.
+        assert started == ["large", "waiting", "small", "waiting", "large", "small"]
+
+
 def _renderers_of(browser: psutil.Process) -> list[psutil.Process]:
     found = []
     for p in browser.children(recursive=True):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from lm_eval_a11y.cases import get_case
-from lm_eval_a11y.check_order import acting_session_methods, guess_acts
+from lm_eval_a11y.check_order import acting_session_methods, guess_acts, guess_wait_ms
 from lm_eval_a11y.checks import Outcome, Session, passed
 
 
@@ -79,3 +79,37 @@ def test_guess_on_bundled_cases() -> None:
     dialog = {c.id: guess_acts(c.func) for c in get_case("modal-dialog").checks}
     assert dialog["closed-hidden"] is False
     assert dialog["focus-contained"] is True and dialog["escape-closes"] is True
+
+
+_POLL_MS = 250
+
+
+async def _waits_a_literal(s: Session) -> Outcome:
+    await s.settle()  # the default settle is not a wait the check asks for
+    await s.settle(1500)
+    return passed("")
+
+
+async def _polls(s: Session) -> None:
+    for _ in range(4):
+        await s.settle(_POLL_MS)
+
+
+async def _waits_through_a_helper(s: Session) -> Outcome:
+    await _polls(s)
+    await s.wait(100)
+    return passed("")
+
+
+def test_wait_guess_adds_literal_and_constant_delays_once_each() -> None:
+    assert guess_wait_ms(_reader) == 0
+    assert guess_wait_ms(_waits_a_literal) == 1500
+    # The loop's delay counts once: the guess orders work, it does not predict it.
+    assert guess_wait_ms(_waits_through_a_helper) == _POLL_MS + 100
+
+
+def test_wait_guess_on_bundled_cases() -> None:
+    alert = {c.id: guess_wait_ms(c.func) for c in get_case("alert").checks}
+    assert alert["stays-visible"] == 2000
+    assert sum(alert.values()) == 2000
+    assert all(guess_wait_ms(c.func) == 0 for c in get_case("disclosure").checks)
