@@ -162,3 +162,14 @@ def test_probe_sees_what_a_key_press_changed(evaluator: Evaluator, style: str, b
     assert obs.status == "ok", obs.error
     (check,) = obs.checks
     assert check.message == expected
+
+
+def test_probe_reuses_the_tree_of_the_axe_run_until_the_dom_changes(evaluator: Evaluator) -> None:
+    html = (
+        '<!doctype html><html lang="en"><head><title>t</title></head><body><main><h1>Page</h1>'
+        '<button id="target" aria-label="Before">x</button></main></body></html>'
+    )
+    obs = evaluator.evaluate(fixture_case("fixturetree"), html)
+    assert obs.status == "ok", obs.error
+    (check,) = obs.checks
+    assert check.message == "Before builds=0 | After builds=1"
