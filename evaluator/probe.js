@@ -59,9 +59,13 @@
   }
 
   // axe's commons need its virtual tree, and building it walks the whole document (70-120 ms on a
-  // 690 KB page), so it is kept between calls. Two kinds of change make it stale:
-  // - the DOM changed (seen by a MutationObserver; inside shadow roots, which the observer does
-  //   not see, any change is assumed): the tree is thrown away and built again;
+  // 690 KB page), so it is kept between calls. Three kinds of change make it stale:
+  // - nodes were added, moved or removed, or an id changed (seen by a MutationObserver; inside
+  //   shadow roots, which the observer does not see, any change is assumed): the tree is thrown
+  //   away and built again;
+  // - other attributes or text changed (a widget toggling aria-expanded and hidden): the tree's
+  //   structure holds; axe's index of elements by attribute name is patched where an attribute
+  //   appeared or went, and everything derived is dropped as below;
   // - an action of ours (focus, blur, scroll), an action the Python side reports (key press,
   //   click, a wait: `sync(epoch)` carries it at no extra round trip) or 500 ms passing: CSS such
   //   as :hover or :focus-within, form state (value, checked) and geometry can change without a
@@ -86,13 +90,66 @@
     }
   }
 
+  // Attributes whose change alters the tree itself: axe indexes elements by id, keeps each input's
+  // type, and slots decide where shadow content sits.
+  const STRUCTURAL_ATTRIBUTES = new Set(['id', 'type', 'slot']);
+
+  // Take in DOM mutations: rebuild the tree, or keep its structure and refresh what was derived.
+  function absorb(records) {
+    if (records.length === 0 || !axeReady) {
+      return;
+    }
+    const changed = new Map();
+    for (const record of records) {
+      if (record.type === 'childList' || (record.type === 'attributes' &&
+          (record.attributeNamespace !== null || STRUCTURAL_ATTRIBUTES.has(record.attributeName)))) {
+        invalidate();
+        return;
+      }
+      if (record.type === 'attributes') {
+        let names = changed.get(record.target);
+        if (names === undefined) {
+          names = new Map();
+          changed.set(record.target, names);
+        }
+        if (!names.has(record.attributeName)) {
+          names.set(record.attributeName, record.oldValue);
+        }
+      }
+    }
+    const index = axe._tree[0]._selectorMap;
+    for (const [el, names] of changed) {
+      const vNode = axe.utils.getNodeFromTree(el);
+      if (!vNode || !index) {
+        invalidate();
+        return;
+      }
+      for (const [name, oldValue] of names) {
+        const had = oldValue !== null;
+        if (had === el.hasAttribute(name)) {
+          continue;
+        }
+        const key = `[${name}]`;
+        const listed = (index[key] || []).filter((other) => other !== vNode);
+        if (!had) {
+          listed.push(vNode);  // axe sorts what it finds by document order
+        }
+        index[key] = listed;
+      }
+    }
+    derivedStale = true;
+  }
+
+  function pendingMutations() {
+    if (observer !== null) {
+      absorb(observer.takeRecords());
+    }
+  }
+
   // Something may have changed that is not a DOM mutation.
   function touched() {
-    if (observer !== null && observer.takeRecords().length > 0) {
-      invalidate();
-    } else {
-      derivedStale = true;
-    }
+    pendingMutations();
+    derivedStale = true;
   }
 
   function sync(newEpoch) {
@@ -132,8 +189,10 @@
 
   function watchDom() {
     if (observer === null) {
-      observer = new MutationObserver(invalidate);
-      observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+      observer = new MutationObserver(absorb);
+      observer.observe(document, {
+        subtree: true, childList: true, attributes: true, attributeOldValue: true, characterData: true,
+      });
     }
   }
 
@@ -148,9 +207,7 @@
     context, options, (results, cleanup) => resolve(results, keepRunTree ? () => {} : cleanup), reject);
 
   function withAxe(fn) {
-    if (observer !== null && observer.takeRecords().length > 0) {
-      invalidate();
-    }
+    pendingMutations();
     if (axeReady && performance.now() - builtAt > MAX_TREE_AGE_MS) {
       derivedStale = true;
     }
@@ -367,9 +424,7 @@
       axeReady = true;
       derivedStale = true;
       builtAt = performance.now();
-      if (observer.takeRecords().length > 0) {
-        invalidate();
-      }
+      pendingMutations();
     }
     const trim = (items) => items.map((item) => ({
       id: item.id,
@@ -433,6 +488,10 @@
     // How many times this document's virtual tree was built for our own calls (axe's runs not
     // counted), for tests and diagnostics.
     treeBuilds: () => treeBuilds,
+    // The references of the elements axe's own selector engine finds: it answers from the tree
+    // the probe keeps, so this shows whether that tree still matches the page.
+    axeQuery: (selector) => withAxe(
+      () => axe.utils.querySelectorAll(axe._tree[0], selector).map((vNode) => refOf(vNode.actualNode))),
     runAxe,
     describe: (ref) => describe(element(ref)),
     query: (selector, rootRef) => queryAll(selector, rootRef).map(describe),

@@ -164,12 +164,50 @@ def test_probe_sees_what_a_key_press_changed(evaluator: Evaluator, style: str, b
     assert check.message == expected
 
 
-def test_probe_reuses_the_tree_of_the_axe_run_until_the_dom_changes(evaluator: Evaluator) -> None:
+def test_probe_reuses_the_tree_of_the_axe_run_until_nodes_change(evaluator: Evaluator) -> None:
     html = (
         '<!doctype html><html lang="en"><head><title>t</title></head><body><main><h1>Page</h1>'
-        '<button id="target" aria-label="Before">x</button></main></body></html>'
+        '<button id="target">Before</button></main></body></html>'
     )
     obs = evaluator.evaluate(fixture_case("fixturetree"), html)
     assert obs.status == "ok", obs.error
     (check,) = obs.checks
     assert check.message == "Before builds=0 | After builds=1"
+
+
+INDEX_PAGE = (
+    '<!doctype html><html lang="en"><head><title>t</title></head><body><main><h1>Page</h1>'
+    '<button aria-expanded="false" onfocus="{handler}">Open</button>'
+    '<div id="panel" hidden><ul><li>One</li></ul></div></main></body></html>'
+)
+
+
+@pytest.mark.parametrize(
+    ("handler", "after"),
+    [
+        # Attributes appear, change and go: the tree is kept, axe's index follows the page.
+        pytest.param(
+            "this.setAttribute('aria-expanded', 'true'); panel.removeAttribute('hidden');"
+            " panel.setAttribute('data-open', '')",
+            "visible=True hidden=0 data-open=1 li=1 builds=0",
+            id="attributes-keep-the-tree",
+        ),
+        # A node is added: a new tree.
+        pytest.param(
+            "panel.hidden = false; panel.querySelector('ul').append(document.createElement('li'))",
+            "visible=True hidden=0 data-open=0 li=2 builds=1",
+            id="nodes-rebuild-the-tree",
+        ),
+        # An id changes: axe indexes ids, so a new tree too.
+        pytest.param(
+            "panel.hidden = false; panel.id = 'renamed'",
+            "no #panel",
+            id="id-rebuilds-the-tree",
+        ),
+    ],
+)
+def test_probe_tree_follows_attribute_and_node_changes(evaluator: Evaluator, handler: str, after: str) -> None:
+    obs = evaluator.evaluate(fixture_case("fixtureindex"), INDEX_PAGE.format(handler=handler))
+    assert obs.status == "ok", obs.error
+    (check,) = obs.checks
+    assert check.message == f"visible=False hidden=1 data-open=0 li=1 builds=0 | {after}"
