@@ -227,8 +227,6 @@ class Tab:
         self._world = None
         # Cookies set with domain=a11y-eval.invalid would reach every later sample's origin.
         await self._context.clear_cookies()
-        if self._page is not None and self._loads > 1:
-            await self.trim_memory()
         try:
             # Wait only for the commit: a page that starts a navigation of its own while loading
             # (location.href = ...) makes Playwright wait for a load that never comes, although
@@ -238,10 +236,14 @@ class Tab:
         finally:
             self._pending.pop(url, None)
         await self._attach_world()
-        await self.evaluate(
-            "document.readyState === 'complete' || new Promise((resolve) => "
-            "window.addEventListener('load', () => resolve(true), { once: true }))"
+        # The heap size comes back with the load, so that what the last sample left behind is
+        # collected without a round trip of its own.
+        heap = await self.evaluate(
+            "(document.readyState === 'complete' ? Promise.resolve() : new Promise((resolve) => "
+            "window.addEventListener('load', resolve, { once: true })))"
+            ".then(() => performance.memory.totalJSHeapSize)"
         )
+        await self.trim_memory(heap)
 
     async def blank(self) -> None:
         """Leave the sample's document so its timers stop using the CPU between samples."""
@@ -255,8 +257,11 @@ class Tab:
         if page is not None and not page.is_closed():
             await page.close(run_before_unload=False)
 
-    async def trim_memory(self) -> bool:
+    async def trim_memory(self, heap_bytes: float | None = None) -> bool:
         """Collect the renderer's JavaScript garbage when its heap has grown past a threshold.
+
+        ``heap_bytes`` is the heap's size when the caller already knows it (the page's
+        ``performance.memory``, rounded to 100 KB); otherwise it is asked for.
 
         axe-core on a large page leaves a heap several times the page's size behind (measured: a
         690 KB page took its renderer from 111 MB to 276 MB, 103 MB after a collection), and V8
@@ -265,8 +270,9 @@ class Tab:
         """
         if self._cdp is None:
             return False
-        usage = await self._cdp.send("Runtime.getHeapUsage")
-        if float(usage.get("totalSize", 0)) < _TRIM_HEAP_BYTES:
+        if heap_bytes is None:
+            heap_bytes = float((await self._cdp.send("Runtime.getHeapUsage")).get("totalSize", 0))
+        if heap_bytes < _TRIM_HEAP_BYTES:
             return False
         await self._cdp.send("HeapProfiler.collectGarbage")
         return True
@@ -404,9 +410,10 @@ class Session:
 
     async def run_axe(self, state: str) -> dict[str, Any]:
         result: dict[str, Any] = await self.probe("runAxe", self._settings.axe_options)
+        heap = result.pop("heap", None)
         self.axe_runs.append((state, result))
         self.axe_positions.append(self.position)
-        await self._tab.trim_memory()
+        await self._tab.trim_memory(heap)
         return result
 
     # ---------------------------------------------------------------- state control (checks)
