@@ -419,12 +419,16 @@
       keepRunTree = false;
     }
     if (axe._tree) {
-      // What axe derived during its run is dropped before our next call, as after any action;
-      // a DOM change since the run started means a new tree.
+      // What axe derived during its run is dropped now, as after any action (and so that the
+      // memory trim after the run can free it); a DOM change since the run started means a new
+      // tree.
       axeReady = true;
-      derivedStale = true;
-      builtAt = performance.now();
       pendingMutations();
+      if (axeReady) {
+        refreshDerived();
+        derivedStale = false;
+        builtAt = performance.now();
+      }
     }
     const trim = (items) => items.map((item) => ({
       id: item.id,
