@@ -82,6 +82,11 @@ class _Slot:
 # 690 KB page took 13 s in the benchmark at four slots on two cores. Only the order of a batch
 # depends on it.
 _BYTES_PER_SECOND = 55_000
+# What a check that acts adds to an evaluation's wall time, before the case has run (a reload,
+# the key presses and their settling: 0.1-0.3 s in the same benchmark).
+_ACTING_CHECK_S = 0.2
+# Below this size the time of a case's checks hardly depends on the page, so it is remembered.
+_SIZE_FREE_CHARS = 50_000
 
 
 @dataclass
@@ -147,9 +152,10 @@ class AsyncEvaluator:
         self._acted: dict[tuple[str, str], bool] = {}
         # (case id, check id) -> the guess from the check's code, for checks not run yet.
         self._guessed: dict[tuple[str, str], bool] = {}
-        # case id -> milliseconds its checks asked the page to wait: seen (the longest) or guessed.
-        self._waits_seen: dict[str, int] = {}
-        self._waits_guessed: dict[str, int] = {}
+        # case id -> seconds its checks took on its last page (of a model's size) or, until the
+        # case has run, a guess from their code; see _expected_s.
+        self._checks_seen: dict[str, float] = {}
+        self._checks_guessed: dict[str, float] = {}
         self._start_lock: asyncio.Lock | None = None
         self._axe_version = ""
         self._chromium_version = ""
@@ -410,20 +416,26 @@ class AsyncEvaluator:
                 session.position = index
                 run.checks.append(await self._run_check(session, check))
                 self._acted[(case.id, check.id)] = session.dirty
-            self._waits_seen[case.id] = max(self._waits_seen.get(case.id, 0), session.waited_ms)
         run.checks_ms = (time.perf_counter() - t2) * 1000
+        if case is not None and len(html) < _SIZE_FREE_CHARS:
+            self._checks_seen[case.id] = run.checks_ms / 1000
 
     def _expected_s(self, case: Case | None, html: str) -> float:
         """A rough wall time of one evaluation, for ordering a batch: the page's size (rendering
-        and axe-core grow with it) plus the time its checks let the page run on its own (waits
-        keep a slot busy without using the CPU), as seen when the case last ran or as guessed
-        from the checks' code."""
+        and axe-core grow with it) plus the time the case's checks take. That is the time they
+        took when the case last ran on a page of a model's size; until then, a guess from their
+        code: the delays they ask the page to wait (keeping a slot busy without using the CPU)
+        and a fixed cost for each check that acts (a reload, key presses and their settling)."""
         seconds = len(html) / _BYTES_PER_SECOND
         if case is None:
             return seconds
-        if case.id not in self._waits_seen and case.id not in self._waits_guessed:
-            self._waits_guessed[case.id] = sum(guess_wait_ms(check.func) for check in case.checks)
-        return seconds + self._waits_seen.get(case.id, self._waits_guessed[case.id]) / 1000
+        if case.id in self._checks_seen:
+            return seconds + self._checks_seen[case.id]
+        if case.id not in self._checks_guessed:
+            waits_ms = sum(guess_wait_ms(check.func) for check in case.checks)
+            acting = sum(self._acts(case, check) for check in case.checks)
+            self._checks_guessed[case.id] = waits_ms / 1000 + acting * _ACTING_CHECK_S
+        return seconds + self._checks_guessed[case.id]
 
     def _check_order(self, case: Case) -> list[int]:
         """The order to run the case's checks in: first those that only read the page last time.

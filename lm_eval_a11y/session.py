@@ -381,8 +381,6 @@ class Session:
         # merged in this order, whatever order the checks ran in.
         self.position = -1
         self.axe_positions: list[int] = []
-        # Milliseconds the checks asked the page to run for (explicit settle and wait delays).
-        self.waited_ms = 0
 
     @property
     def page(self) -> Page:
@@ -440,13 +438,10 @@ class Session:
         """Let the page react: at least two animation frames and at least ``ms`` milliseconds of
         timers (the setting's ``settle_ms`` by default), side by side, then one more task turn."""
         delay = self._settings.settle_ms if ms is None else ms
-        if ms is not None:
-            self.waited_ms += max(int(ms), 0)
         self._epoch += 1
         await self.probe("settle", max(int(delay), 0))
 
     async def wait(self, ms: int) -> None:
-        self.waited_ms += max(int(ms), 0)
         self._epoch += 1
         await asyncio.sleep(ms / 1000)
 

@@ -155,9 +155,10 @@ def test_one_renderer_per_slot_and_playwrights_own_disabled_features_are_kept() 
         assert len(_renderers_of(browser)) == 2
 
 
-MAKE_GARBAGE = "let junk = []; for (let i = 0; i < 120; i++) junk.push(new Array(100000).fill(i + 0.5)); junk = null;"
+MAKE_JUNK = "let junk = []; for (let i = 0; i < 120; i++) junk.push(new Array(100000).fill(i + 0.5));"
+# The arrays become garbage at the load event, just before the load's own heap reading.
 GARBAGE = f"""<!doctype html><html lang="en"><head><title>Garbage</title></head><body><main><h1>Garbage</h1>
-<script>{{ {MAKE_GARBAGE} }}</script></main></body></html>"""
+<script>{MAKE_JUNK} addEventListener('load', () => {{ junk = null; }});</script></main></body></html>"""
 
 
 def test_a_renderer_heap_left_full_of_garbage_is_collected(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -182,7 +183,7 @@ def test_a_renderer_heap_left_full_of_garbage_is_collected(monkeypatch: pytest.M
             assert cdp is not None
             after_load = (await cdp.send("Runtime.getHeapUsage"))["usedSize"]
             # Garbage made after the load: the trim asks for the heap's size itself.
-            await session.page.evaluate(f"() => {{ {MAKE_GARBAGE} }}")
+            await session.page.evaluate(f"() => {{ {MAKE_JUNK} junk = null; }}")
             before = (await cdp.send("Runtime.getHeapUsage"))["totalSize"]
             collected = await tab.trim_memory()
             after = (await cdp.send("Runtime.getHeapUsage"))["usedSize"]
