@@ -93,6 +93,7 @@
   // Attributes whose change alters the tree itself: axe indexes elements by id, keeps each input's
   // type, and slots decide where shadow content sits.
   const STRUCTURAL_ATTRIBUTES = new Set(['id', 'type', 'slot']);
+  const MAX_INDEX_PATCHES = 200;
 
   // Take in DOM mutations: rebuild the tree, or keep its structure and refresh what was derived.
   function absorb(records) {
@@ -118,6 +119,7 @@
       }
     }
     const index = axe._tree[0]._selectorMap;
+    let patches = 0;
     for (const [el, names] of changed) {
       const vNode = axe.utils.getNodeFromTree(el);
       if (!vNode || !index) {
@@ -128,6 +130,13 @@
         const had = oldValue !== null;
         if (had === el.hasAttribute(name)) {
           continue;
+        }
+        // Each patch filters one of axe's lists, which can be as long as the page: past a few
+        // hundred, building the tree again costs less.
+        patches += 1;
+        if (patches > MAX_INDEX_PATCHES) {
+          invalidate();
+          return;
         }
         const key = `[${name}]`;
         const listed = (index[key] || []).filter((other) => other !== vNode);

@@ -178,36 +178,48 @@ def test_probe_reuses_the_tree_of_the_axe_run_until_nodes_change(evaluator: Eval
 INDEX_PAGE = (
     '<!doctype html><html lang="en"><head><title>t</title></head><body><main><h1>Page</h1>'
     '<button aria-expanded="false" onfocus="{handler}">Open</button>'
-    '<div id="panel" hidden><ul><li>One</li></ul></div></main></body></html>'
+    '<div id="panel" hidden><ul><li>One</li></ul></div>{extra}</main></body></html>'
 )
 
 
 @pytest.mark.parametrize(
-    ("handler", "after"),
+    ("handler", "extra", "after"),
     [
         # Attributes appear, change and go: the tree is kept, axe's index follows the page.
         pytest.param(
             "this.setAttribute('aria-expanded', 'true'); panel.removeAttribute('hidden');"
             " panel.setAttribute('data-open', '')",
+            "",
             "visible=True hidden=0 data-open=1 li=1 builds=0",
             id="attributes-keep-the-tree",
         ),
         # A node is added: a new tree.
         pytest.param(
             "panel.hidden = false; panel.querySelector('ul').append(document.createElement('li'))",
+            "",
             "visible=True hidden=0 data-open=0 li=2 builds=1",
             id="nodes-rebuild-the-tree",
         ),
         # An id changes: axe indexes ids, so a new tree too.
         pytest.param(
             "panel.hidden = false; panel.id = 'renamed'",
+            "",
             "no #panel",
             id="id-rebuilds-the-tree",
         ),
+        # Hundreds of attributes appear at once: building the tree again costs less than patching.
+        pytest.param(
+            "panel.hidden = false; document.querySelectorAll('span').forEach((s) => s.setAttribute('data-open', ''))",
+            "<span>.</span>" * 300,
+            "visible=True hidden=0 data-open=300 li=1 builds=1",
+            id="many-attributes-rebuild-the-tree",
+        ),
     ],
 )
-def test_probe_tree_follows_attribute_and_node_changes(evaluator: Evaluator, handler: str, after: str) -> None:
-    obs = evaluator.evaluate(fixture_case("fixtureindex"), INDEX_PAGE.format(handler=handler))
+def test_probe_tree_follows_attribute_and_node_changes(
+    evaluator: Evaluator, handler: str, extra: str, after: str
+) -> None:
+    obs = evaluator.evaluate(fixture_case("fixtureindex"), INDEX_PAGE.format(handler=handler, extra=extra))
     assert obs.status == "ok", obs.error
     (check,) = obs.checks
     assert check.message == f"visible=False hidden=1 data-open=0 li=1 builds=0 | {after}"
