@@ -78,10 +78,10 @@ class _Slot:
     broken: bool = False
 
 
-# How much HTML one slot gets through per second, all work included, with every core busy: a
-# 690 KB page took 13 s in the benchmark at four slots on two cores. Only the order of a batch
-# depends on it.
-_BYTES_PER_SECOND = 55_000
+# How many characters of HTML one slot gets through per second, all work included, with every
+# core busy: a 690 KB page took 13 s in the benchmark at four slots on two cores. Only the order
+# of a batch depends on it.
+_CHARS_PER_SECOND = 55_000
 # What a check that acts adds to an evaluation's wall time, before the case has run (a reload,
 # the key presses and their settling: 0.1-0.3 s in the same benchmark).
 _ACTING_CHECK_S = 0.2
@@ -426,7 +426,7 @@ class AsyncEvaluator:
         took when the case last ran on a page of a model's size; until then, a guess from their
         code: the delays they ask the page to wait (keeping a slot busy without using the CPU)
         and a fixed cost for each check that acts (a reload, key presses and their settling)."""
-        seconds = len(html) / _BYTES_PER_SECOND
+        seconds = len(html) / _CHARS_PER_SECOND
         if case is None:
             return seconds
         if case.id in self._checks_seen:
