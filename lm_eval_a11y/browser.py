@@ -12,6 +12,8 @@ __all__ = ["CHROMIUM_ARGS", "DEFAULT_CONCURRENCY", "DISABLED_FEATURES", "Chromiu
 # timers and frames after each key press, so two slots per core keep the CPU busy (measured on 2
 # cores, benchmark corpus: 2 slots 1.64-1.81 pages/s, 3 slots 1.90-1.98, 4 slots 2.15-2.25, 5
 # slots 2.07-2.13); the 690 KB benchmark page then takes about 12 s of the default 20 s budget.
+# With later engine changes 5 slots gained 4-9 % over 4 (2.72-2.92 against 2.49-2.81 pages/s)
+# but took the browser's peak memory to 942 MiB of the 1 GiB target, so two per core stays.
 DEFAULT_CONCURRENCY = min(2 * (os.cpu_count() or 1), 8)
 
 # Chromium keeps only the last --disable-features switch, and Playwright puts its own list before
