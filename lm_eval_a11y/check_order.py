@@ -68,21 +68,28 @@ def acting_session_methods() -> frozenset[str]:
 
 def guess_acts(func: Callable[..., Any]) -> bool:
     """True if the check's code, or code it names, calls a Session method that acts."""
-    return _acts(func, _MAX_DEPTH, set())
+    acting = acting_session_methods() | _RAW
+    return any(names & acting for _, names in _reachable(func))
 
 
-def _acts(func: Any, depth: int, seen: set[int]) -> bool:
-    func = inspect.unwrap(func)
-    code = getattr(func, "__code__", None)
-    if not isinstance(code, types.CodeType) or id(code) in seen:
-        return False
-    seen.add(id(code))
-    names = set(_code_names(code))
-    if names & (acting_session_methods() | _RAW):
-        return True
-    if depth == 0:
-        return False
-    return any(_acts(callee, depth - 1, seen) for callee in _named_callables(func, names))
+def _reachable(func: Any) -> Iterator[tuple[Any, set[str]]]:
+    """The check and the functions its code names, a few levels deep, each once, with the names
+    its code refers to; depth first, so that a caller that has seen enough can stop early."""
+    seen: set[int] = set()
+
+    def visit(func: Any, depth: int) -> Iterator[tuple[Any, set[str]]]:
+        func = inspect.unwrap(func)
+        code = getattr(func, "__code__", None)
+        if not isinstance(code, types.CodeType) or id(code) in seen:
+            return
+        seen.add(id(code))
+        names = set(_code_names(code))
+        yield func, names
+        if depth > 0:
+            for callee in _named_callables(func, names):
+                yield from visit(callee, depth - 1)
+
+    return visit(func, _MAX_DEPTH)
 
 
 def _named_callables(func: Any, names: set[str]) -> Iterator[Any]:
@@ -111,20 +118,7 @@ def guess_wait_ms(func: Callable[..., Any]) -> int:
 
     Each call counts once, also inside a loop: this orders work, it does not predict it.
     """
-    return _waits(func, _MAX_DEPTH, set())
-
-
-def _waits(func: Any, depth: int, seen: set[int]) -> int:
-    func = inspect.unwrap(func)
-    code = getattr(func, "__code__", None)
-    if not isinstance(code, types.CodeType) or id(code) in seen:
-        return 0
-    seen.add(id(code))
-    names = set(_code_names(code))
-    total = _delays_in_source(func) if names & _WAITING else 0
-    if depth > 0:
-        total += sum(_waits(callee, depth - 1, seen) for callee in _named_callables(func, names))
-    return total
+    return sum(_delays_in_source(found) for found, names in _reachable(func) if names & _WAITING)
 
 
 def _delays_in_source(func: Any) -> int:
