@@ -194,6 +194,8 @@
         stack.push(child);
       }
     }
+    derivedStale = false;
+    builtAt = performance.now();
   }
 
   function watchDom() {
@@ -222,8 +224,6 @@
     }
     if (axeReady && derivedStale) {
       refreshDerived();
-      derivedStale = false;
-      builtAt = performance.now();
     }
     if (!axeReady) {
       watchDom();
@@ -435,8 +435,6 @@
       pendingMutations();
       if (axeReady) {
         refreshDerived();
-        derivedStale = false;
-        builtAt = performance.now();
       }
     }
     const trim = (items) => items.map((item) => ({
