@@ -44,31 +44,6 @@ _PLAYWRIGHT_DISABLED_FEATURES: tuple[str, ...] = (
 # frame is drawn (up to one 60 Hz frame): measured here, a zero-delay timer after a Tab ran
 # 13-14 ms later instead of at once, and a keyboard walk waits for one task turn per key. Without
 # it a page's tasks run in the order they were queued, as in other browsers, only sooner.
-DISABLED_FEATURES: tuple[str, ...] = (
-    "AvoidUnnecessaryBeforeUnloadCheckSync",
-    "DestroyProfileOnBrowserClose",
-    "HttpsUpgrades",
-    "HttpsFirstBalancedModeAutoEnable",
-    "LensOverlay",
-    "MediaRouter",
-    "PaintHolding",
-    "ThirdPartyStoragePartitioning",
-    "AvoidCorsURLLoaderRestartOnRedirect",
-    "TcpPortRandomizationWin",
-    "OptimizationHints",
-    "NetworkTimeServiceQuerying",
-    "AimEnabled",
-    "PreconnectToSearch",
-    "msForceBrowserSignIn",
-    "msEdgeUpdateLaunchServicesPreferredVersion",
-)
-# Ours: each headless window otherwise keeps two renderers for an omnibox popup nobody sees
-# (about 35 MB per evaluator slot, measured), and a spare renderer waits for a cross-site
-# navigation that never comes: every sample is served on the same site.
-# DeferRendererTasksAfterInput holds the page's tasks back after every key press until the next
-# frame is drawn (up to one 60 Hz frame): measured here, a zero-delay timer after a Tab ran
-# 13-14 ms later instead of at once, and a keyboard walk waits for one task turn per key. Without
-# it a page's tasks run in the order they were queued, as in other browsers, only sooner.
 # RenderDocument gives every new document its own frame host and widget; without it a navigation
 # within the one site our samples use keeps them, as Chromium long did (the document, its window
 # and its origin are new either way): a load of a small page took 60 -> 42 ms of CPU across the
@@ -80,6 +55,7 @@ DISABLED_FEATURES: tuple[str, ...] = (
     "WebUIOmniboxAimPopup",
     "SpareRendererForSitePerProcess",
     "DeferRendererTasksAfterInput",
+    "RenderDocument",
 )
 
 # Flags that keep a headless Chromium quiet and closed off on a machine without a network.

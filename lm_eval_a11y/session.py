@@ -232,6 +232,11 @@ class Tab:
             # be in memory while this one loads: measured, peak browser PSS 790 -> 1060 MiB on
             # the benchmark corpus when it was collected only after the load.
             await self.trim_memory()
+            # The new document reuses the page's frame and widget (RenderDocument is off, see
+            # browser.py), and with them the pointer's last position: a check that left the
+            # mouse on a menu would have the next document open it on :hover. Outside the
+            # viewport, the pointer hovers nothing.
+            await self.page.mouse.move(-1, -1)
         try:
             # Wait only for the commit: a page that starts a navigation of its own while loading
             # (location.href = ...) makes Playwright wait for a load that never comes, although

@@ -49,3 +49,18 @@ def test_reset_and_extra_axe_state(evaluator: Evaluator) -> None:
     assert finding.state == "photo shown"
     assert finding.node_count == 1 and finding.nodes[0].target == ("#photo",)
     assert finding.wcag == ("1.1.1",)
+
+
+def test_the_pointer_a_check_left_hovers_nothing_in_the_next_document(one_slot_evaluator: Evaluator) -> None:
+    """The tab's page is reused from load to load: where a check left the mouse must not decide
+    what the next document (a reset of the same sample, or the next sample) shows as hovered."""
+    case = fixture_case("fixturehover")
+    html = page("hover-pad.html")
+    observations = one_slot_evaluator.evaluate_many([(case, html), (case, html)])
+    for obs in observations:
+        assert obs.status == "ok", obs.error
+        outcomes = {c.id: (c.outcome, c.message) for c in obs.checks}
+        # The control: hovering does hover the pad, and the first sample left the pointer on it.
+        assert outcomes["leave-pointer-on-pad"][0] == "pass", outcomes
+        assert outcomes["reset-drops-hover"][0] == "pass", outcomes
+        assert outcomes["not-hovered-on-arrival"][0] == "pass", outcomes
