@@ -458,7 +458,7 @@
       incomplete: trim(result.incomplete),
       passes: result.passes.map((item) => item.id),
       inapplicable: result.inapplicable.map((item) => item.id),
-      // For the Python side's memory trim (rounded to 100 KB by the browser).
+      // For the Python side's memory trim (precise: browser.py turns the browser's rounding off).
       heap: performance.memory.totalJSHeapSize,
     };
   }

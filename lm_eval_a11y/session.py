@@ -271,7 +271,7 @@ class Tab:
         """Collect the renderer's JavaScript garbage when its heap has grown past a threshold.
 
         ``heap_bytes`` is the heap's size when the caller already knows it (the page's
-        ``performance.memory``, rounded to 100 KB); otherwise it is asked for.
+        ``performance.memory``, precise with the switch in browser.py); otherwise it is asked for.
 
         axe-core on a large page leaves a heap several times the page's size behind (measured: a
         690 KB page took its renderer from 111 MB to 276 MB, 103 MB after a collection), and V8

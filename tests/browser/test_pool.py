@@ -177,6 +177,10 @@ def test_a_renderer_heap_left_full_of_garbage_is_collected(monkeypatch: pytest.M
         try:
             assert ev._slots is not None
             tab = await ev._tab(await ev._slots.get())
+            # A first page takes the renderer's first heap reading: a browser that rounds and
+            # caches performance.memory would repeat that small reading from then on.
+            await Session(tab, "<!doctype html><title>First</title><p>First page.</p>").open()
+            trims.clear()
             session = Session(tab, GARBAGE)
             await session.open()
             cdp = tab._cdp
@@ -192,8 +196,9 @@ def test_a_renderer_heap_left_full_of_garbage_is_collected(monkeypatch: pytest.M
             await ev.close()
 
     after_load, before, collected, after = asyncio.run(scenario())
-    # The page's script left about 90 MB of arrays behind: the load itself collected them.
-    assert trims[0] is True
+    # The page's script left about 90 MB of arrays behind: the load itself collected them (the
+    # trim before the load found the first page's small heap).
+    assert trims[:2] == [False, True]
     assert after_load < 24 * 2**20
     assert before > 48 * 2**20
     assert collected
