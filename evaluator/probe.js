@@ -245,6 +245,22 @@
     return inner !== null && (outer === inner || outer.contains(inner));
   }
 
+  // Let the page react to what we did: at least two animation frames and at least `ms` of
+  // timers, waited for side by side, then one more task turn for what those callbacks queued.
+  function settle(ms) {
+    return new Promise((resolve) => {
+      let waiting = 2;
+      const done = () => {
+        waiting -= 1;
+        if (waiting === 0) {
+          setTimeout(() => resolve(true), 0);
+        }
+      };
+      requestAnimationFrame(() => requestAnimationFrame(done));
+      setTimeout(done, ms);
+    });
+  }
+
   function deepActive() {
     let el = document.activeElement;
     while (el && el.shadowRoot && el.shadowRoot.activeElement) {
@@ -539,19 +555,9 @@
         }
       }, 0);
     }),
-    // Let the page react to what we did: at least two animation frames and at least `ms` of
-    // timers, waited for side by side, then one more task turn for what those callbacks queued.
-    settle: (ms) => new Promise((resolve) => {
-      let waiting = 2;
-      const done = () => {
-        waiting -= 1;
-        if (waiting === 0) {
-          setTimeout(() => resolve(true), 0);
-        }
-      };
-      requestAnimationFrame(() => requestAnimationFrame(done));
-      setTimeout(done, ms);
-    }),
+    settle,
+    // A key press's settling and the focus it leaves, in one round trip.
+    settleThenActive: (ms) => settle(ms).then(() => describe(deepActive())),
     sync,
     focus: (ref) => {
       element(ref).focus();

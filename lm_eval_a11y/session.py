@@ -186,6 +186,7 @@ class Tab:
         self._current_url = ""
         self._loads = 0
         self._frame_id: str | None = None
+        self._new_document_script: dict[str, Any] = {}
 
     @property
     def page(self) -> Page:
@@ -213,13 +214,14 @@ class Tab:
         # costs about 40 % less than evaluating axe-core after the load (measured: median open
         # 393 ms against 638 ms under load); _attach_world finds the probe already there. Frames
         # inside the page are skipped, as before.
-        await self._cdp.send(
+        self._new_document_script = await self._cdp.send(
             "Page.addScriptToEvaluateOnNewDocument",
             {"source": f"if (window === window.top) {{\n{self._probe_bundle()}\n}}", "worldName": _WORLD},
         )
 
-    async def load(self, html: str) -> None:
-        """Navigate to a fresh origin that serves ``html``, then set up the probe world."""
+    async def load(self, html: str, settle_ms: int = 0) -> None:
+        """Navigate to a fresh origin that serves ``html``, set up the probe world, and after the
+        load event let the page settle as :meth:`Session.settle` does for ``settle_ms``."""
         self._loads += 1
         url = f"http://sample-{self._loads}.a11y-eval.invalid/"
         self._pending[url] = html
@@ -246,13 +248,20 @@ class Tab:
         finally:
             self._pending.pop(url, None)
         await self._attach_world()
-        # The heap size comes back with the load, so that what the page's own scripts left
-        # behind while loading is collected without a round trip of its own.
-        heap = await self.evaluate(
+        # One round trip: the load event, then the settling, then the heap's size, so that what
+        # the page's own scripts left behind while loading is collected without a trip of its
+        # own. null: the new-document script did not run here, and the probe is evaluated now.
+        arrived = (
+            "typeof globalThis.__a11yProbe !== 'object' ? null : "
             "(document.readyState === 'complete' ? Promise.resolve() : new Promise((resolve) => "
             "window.addEventListener('load', resolve, { once: true })))"
+            f".then(() => globalThis.__a11yProbe.settle({max(int(settle_ms), 0)}))"
             ".then(() => performance.memory.totalJSHeapSize)"
         )
+        heap = await self.evaluate(arrived)
+        if heap is None:
+            await self.evaluate(self._probe_bundle(), await_promise=False)
+            heap = await self.evaluate(arrived)
         await self.trim_memory(heap)
 
     async def blank(self) -> None:
@@ -304,8 +313,6 @@ class Tab:
             {"frameId": self._frame_id, "worldName": _WORLD, "grantUniveralAccess": False},
         )
         self._world = int(world["executionContextId"])
-        if await self.evaluate("typeof globalThis.__a11yProbe", await_promise=False) != "object":
-            await self.evaluate(self._probe_bundle(), await_promise=False)
 
     def _probe_bundle(self) -> str:
         return self.settings.axe_source + "\n;\n" + self.settings.probe_source
@@ -402,8 +409,8 @@ class Session:
 
     async def open(self) -> None:
         self._dirty = False
-        await self._tab.load(self._html)
-        await self.settle(self._settings.settle_ms)
+        # The probe world is new: it knows no epoch yet and syncs with the next call.
+        await self._tab.load(self._html, self._settings.settle_ms)
 
     async def _evaluate(self, expression: str, *, await_promise: bool = True) -> Any:
         return await self._tab.evaluate(expression, await_promise=await_promise)
@@ -518,9 +525,11 @@ class Session:
         and return where focus is afterwards."""
         self._touch()
         await self.page.keyboard.press(key)
-        if settle:
-            await self.settle()
-        return await self.active()
+        if not settle:
+            return await self.active()
+        self._epoch += 1  # as settle() does
+        data = await self.probe("settleThenActive", self._settings.settle_ms)
+        return None if data is None else _element(data)
 
     async def type_text(self, text: str) -> None:
         self._touch()

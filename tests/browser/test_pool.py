@@ -203,3 +203,31 @@ def test_a_renderer_heap_left_full_of_garbage_is_collected(monkeypatch: pytest.M
     assert before > 48 * 2**20
     assert collected
     assert after < 24 * 2**20
+
+
+def test_a_document_the_new_document_script_missed_gets_the_probe_at_load() -> None:
+    """The probe normally runs as each document is created; when it did not, the load puts it
+    there itself, and axe and the checks' helpers work as usual."""
+
+    async def scenario() -> tuple[str, list[str], object]:
+        ev = AsyncEvaluator(EvaluatorSettings(concurrency=1, timeout_s=20))
+        await ev.start()
+        try:
+            assert ev._slots is not None
+            tab = await ev._tab(await ev._slots.get())
+            assert tab._cdp is not None
+            await tab._cdp.send("Page.removeScriptToEvaluateOnNewDocument", tab._new_document_script)
+            html = '<!doctype html><html lang="en"><head><title>t</title></head><body><main>'
+            html += '<h1>Form</h1><input id="q"><img src="data:," width="9" height="9"></main></body></html>'
+            session = Session(tab, html)
+            await session.open()
+            field = await session.find("#q")
+            result = await session.run_axe("initial")
+            return (field.tag if field else ""), sorted(v["id"] for v in result["violations"]), result["version"]
+        finally:
+            await ev.close()
+
+    tag, rules, version = asyncio.run(scenario())
+    assert tag == "input"
+    assert {"image-alt", "label"} <= set(rules)
+    assert isinstance(version, str) and version.startswith("4.")
