@@ -23,7 +23,7 @@ __all__ = ["Element", "Heading", "Landmark", "ProbeError", "Session", "Tab"]
 
 _ALLOWED_SCHEMES = ("data:", "blob:", "about:")
 _WORLD = "lm-eval-a11y"
-# A renderer heap above this is collected after an axe run, and before and after a page load.
+# A renderer heap above this is collected after an axe run and after a page load.
 _TRIM_HEAP_BYTES = 48 * 2**20
 _MAX_EVENTS = 50
 
@@ -229,11 +229,11 @@ class Tab:
         self._world = None
         # Cookies set with domain=a11y-eval.invalid would reach every later sample's origin.
         await self._context.clear_cookies()
+        # What the last document left is collected by the trim after this load, or after its
+        # axe run. (A trim before each load, too, cost a round trip per load and, measured once
+        # the heap readings were precise, changed the benchmark's peak PSS by nothing: 725-741
+        # MiB without it, 735-745 MiB with it.)
         if self._loads > 1:
-            # What the last document left (its tree, axe's caches of a large page) would still
-            # be in memory while this one loads: measured, peak browser PSS 790 -> 1060 MiB on
-            # the benchmark corpus when it was collected only after the load.
-            await self.trim_memory()
             # The new document reuses the page's frame and widget (RenderDocument is off, see
             # browser.py), and with them the pointer's last position: a check that left the
             # mouse on a menu would have the next document open it on :hover. Outside the
