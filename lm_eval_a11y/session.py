@@ -212,7 +212,7 @@ class Tab:
         await self._cdp.send("Page.enable")
         # Chromium runs this in our isolated world as each top-level document is created, which
         # costs about 40 % less than evaluating axe-core after the load (measured: median open
-        # 393 ms against 638 ms under load); _attach_world finds the probe already there. Frames
+        # 393 ms against 638 ms under load); load() finds the probe already there. Frames
         # inside the page are skipped, as before.
         self._new_document_script = await self._cdp.send(
             "Page.addScriptToEvaluateOnNewDocument",
@@ -449,9 +449,13 @@ class Session:
     async def settle(self, ms: int | None = None) -> None:
         """Let the page react: at least two animation frames and at least ``ms`` milliseconds of
         timers (the setting's ``settle_ms`` by default), side by side, then one more task turn."""
+        await self._settled("settle", ms)
+
+    async def _settled(self, function: str, ms: int | None = None) -> Any:
+        """Call a probe function that settles as :meth:`settle` describes, then returns."""
         delay = self._settings.settle_ms if ms is None else ms
         self._epoch += 1
-        await self.probe("settle", max(int(delay), 0))
+        return await self.probe(function, max(int(delay), 0))
 
     async def wait(self, ms: int) -> None:
         self._epoch += 1
@@ -527,8 +531,7 @@ class Session:
         await self.page.keyboard.press(key)
         if not settle:
             return await self.active()
-        self._epoch += 1  # as settle() does
-        data = await self.probe("settleThenActive", self._settings.settle_ms)
+        data = await self._settled("settleThenActive")
         return None if data is None else _element(data)
 
     async def type_text(self, text: str) -> None:
