@@ -406,7 +406,7 @@ class AsyncEvaluator:
         await self._crash_aware(session, session.run_axe("initial"))
         run.axe_ms = (time.perf_counter() - t1) * 1000
         if self.settings.screenshots is not None:
-            run.screenshot = await self._screenshot(session, name)
+            run.screenshot = await self._screenshot(tab, name)
         t2 = time.perf_counter()
         if case is not None:
             for index in self._check_order(case):
@@ -495,12 +495,13 @@ class AsyncEvaluator:
             duration_ms=round((time.perf_counter() - t0) * 1000, 1),
         )
 
-    async def _screenshot(self, session: Session, name: str) -> str | None:
+    async def _screenshot(self, tab: Tab, name: str) -> str | None:
         folder = self.settings.screenshots
         assert folder is not None
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"{name}.png"
-        await session.page.screenshot(path=str(path), full_page=True, animations="disabled", caret="hide")
+        # Through the tab: the session's page would count as a check acting on the page.
+        await tab.page.screenshot(path=str(path), full_page=True, animations="disabled", caret="hide")
         return str(path)
 
     async def _leave(self, tab: Tab, slot: _Slot) -> None:

@@ -187,6 +187,8 @@ class Tab:
         self._loads = 0
         self._frame_id: str | None = None
         self._new_document_script: dict[str, Any] = {}
+        # The mouse pointer may rest on the page: we moved it, or a check had the raw page.
+        self.pointer_on_page = False
 
     @property
     def page(self) -> Page:
@@ -233,12 +235,14 @@ class Tab:
         # axe run. (A trim before each load, too, cost a round trip per load and, measured once
         # the heap readings were precise, changed the benchmark's peak PSS by nothing: 725-741
         # MiB without it, 735-745 MiB with it.)
-        if self._loads > 1:
+        if self.pointer_on_page:
             # The new document reuses the page's frame and widget (RenderDocument is off, see
             # browser.py), and with them the pointer's last position: a check that left the
             # mouse on a menu would have the next document open it on :hover. Outside the
-            # viewport, the pointer hovers nothing.
+            # viewport, the pointer hovers nothing. (Only pointer events sent to the browser
+            # move it, so after a sample that sent none this round trip is saved.)
             await self.page.mouse.move(-1, -1)
+            self.pointer_on_page = False
         try:
             # Wait only for the commit: a page that starts a navigation of its own while loading
             # (location.href = ...) makes Playwright wait for a load that never comes, although
@@ -396,6 +400,12 @@ class Session:
 
     @property
     def page(self) -> Page:
+        """The Playwright page itself, for what the helpers do not cover.
+
+        Anything can be done with it, so taking it counts as acting on the page: the next check
+        gets a fresh page, and the next document gets the mouse pointer moved off it."""
+        self._touch()
+        self._tab.pointer_on_page = True
         return self._tab.page
 
     @property
@@ -528,7 +538,7 @@ class Session:
         """Press a key (Playwright key names: ``Tab``, ``Shift+Tab``, ``Enter``, ``ArrowDown``...)
         and return where focus is afterwards."""
         self._touch()
-        await self.page.keyboard.press(key)
+        await self._tab.page.keyboard.press(key)
         if not settle:
             return await self.active()
         data = await self._settled("settleThenActive")
@@ -536,7 +546,7 @@ class Session:
 
     async def type_text(self, text: str) -> None:
         self._touch()
-        await self.page.keyboard.type(text)
+        await self._tab.page.keyboard.type(text)
         await self.settle()
 
     async def focus(self, element: Element) -> Element | None:
@@ -555,7 +565,8 @@ class Session:
         rect = await self.probe("scrollIntoView", element.ref)
         if not rect or rect["width"] <= 0 or rect["height"] <= 0:
             raise ProbeError(f"{element.describe()} has no size on screen and cannot be clicked")
-        await self.page.mouse.click(rect["x"] + rect["width"] / 2, rect["y"] + rect["height"] / 2)
+        self._tab.pointer_on_page = True
+        await self._tab.page.mouse.click(rect["x"] + rect["width"] / 2, rect["y"] + rect["height"] / 2)
         await self.settle()
 
     async def _step(self, key: str, within: Element | None = None) -> tuple[int | None, bool]:
@@ -566,7 +577,7 @@ class Session:
         frames of :meth:`settle`: a walk is many presses, and focus moves in the key's handlers.
         """
         self._epoch += 1
-        await self.page.keyboard.press(key)
+        await self._tab.page.keyboard.press(key)
         found = await self.probe("step", within.ref if within is not None else None)
         ref = found["ref"]
         return (None if ref is None else int(ref)), bool(found["within"])
@@ -665,10 +676,10 @@ class Session:
         if width <= 0 or height <= 0:
             return False, f"{element.describe()} is not on screen"
         clip: FloatRect = {"x": x, "y": y, "width": width, "height": height}
-        focused = await self.page.screenshot(clip=clip, animations="disabled", caret="hide")
+        focused = await self._tab.page.screenshot(clip=clip, animations="disabled", caret="hide")
         await self.probe("blur")
         await self.settle(0)
-        unfocused = await self.page.screenshot(clip=clip, animations="disabled", caret="hide")
+        unfocused = await self._tab.page.screenshot(clip=clip, animations="disabled", caret="hide")
         await self.probe("focus", element.ref)
         if focused == unfocused:
             return False, f"{element.describe()} looks the same focused and unfocused"
@@ -694,5 +705,6 @@ class Session:
         rect = await self.probe("scrollIntoView", element.ref)
         if not rect or rect["width"] <= 0 or rect["height"] <= 0:
             raise ProbeError(f"{element.describe()} has no size on screen and cannot be hovered")
-        await self.page.mouse.move(rect["x"] + rect["width"] / 2, rect["y"] + rect["height"] / 2)
+        self._tab.pointer_on_page = True
+        await self._tab.page.mouse.move(rect["x"] + rect["width"] / 2, rect["y"] + rect["height"] / 2)
         await self.settle()

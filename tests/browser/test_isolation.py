@@ -60,7 +60,17 @@ def test_the_pointer_a_check_left_hovers_nothing_in_the_next_document(one_slot_e
     for obs in observations:
         assert obs.status == "ok", obs.error
         outcomes = {c.id: (c.outcome, c.message) for c in obs.checks}
-        # The control: hovering does hover the pad, and the first sample left the pointer on it.
-        assert outcomes["leave-pointer-on-pad"][0] == "pass", outcomes
+        # The controls: hovering and clicking do hover the pad (the click left the pointer there).
+        assert outcomes["click-leaves-pointer-on-pad"][0] == "pass", outcomes
         assert outcomes["reset-drops-hover"][0] == "pass", outcomes
+        assert outcomes["raw-mouse-reset-drops-hover"][0] == "pass", outcomes
         assert outcomes["not-hovered-on-arrival"][0] == "pass", outcomes
+
+
+def test_a_check_that_takes_the_raw_page_gives_the_next_check_a_fresh_one(evaluator: Evaluator) -> None:
+    """Whatever a check does through the raw Playwright page counts as acting on the page."""
+    obs = evaluator.evaluate(fixture_case("fixtureraw"), page("clean-page.html"))
+    assert obs.status == "ok", obs.error
+    outcomes = {c.id: (c.outcome, c.message) for c in obs.checks}
+    assert outcomes["raw-change"][0] == "pass", outcomes
+    assert outcomes["raw-sees-fresh-page"][0] == "pass", outcomes
