@@ -14,8 +14,8 @@ and nothing else: reading the PSS of every Chromium process costs about 20 ms of
 took 5 % of its speed (and little from the naive mode, which leaves a core idle). The peak PSS is
 measured in a separate memory pass of the pool over the same corpus, sampled in a thread. On a
 machine whose speed drifts (a shared virtual machine), ``--rounds N`` measures the two modes
-alternately N times and reports each round and the medians, so one slow minute does not decide
-the figures.
+alternately N times (the naive mode first in odd rounds, the pool first in even ones) and reports
+each round and the medians, so one slow minute does not decide the figures.
 """
 
 from __future__ import annotations
@@ -348,14 +348,16 @@ def main(argv: list[str] | None = None) -> int:
     for number in range(1, args.rounds + 1):
         if args.rounds > 1:
             print(f"round {number} of {args.rounds}")
-        results: list[ModeResult] = []
+        modes: list[tuple[str, Callable[[list[Page]], list[Observation]]]] = []
         if not args.skip_naive:
-            results.append(_measure("naive (browser per page)", corpus, lambda c: naive(c, args.timeout)))
-        results.append(
-            _measure(
-                f"pool (concurrency {args.concurrency})", corpus, lambda c: pooled(c, args.concurrency, args.timeout)
-            )
-        )
+            modes.append(("naive (browser per page)", lambda c: naive(c, args.timeout)))
+        modes.append((f"pool (concurrency {args.concurrency})", lambda c: pooled(c, args.concurrency, args.timeout)))
+        # Every other round runs the pool first, so that neither mode always follows the other
+        # (what the one before leaves behind, or a drift of the machine's speed within a round,
+        # then favours neither); the figures are listed in the same order every round.
+        order = list(range(len(modes))) if number % 2 else list(reversed(range(len(modes))))
+        measured = {index: _measure(modes[index][0], corpus, modes[index][1]) for index in order}
+        results = [measured[index] for index in range(len(modes))]
         _report_round(results, corpus)
         rounds.append(results)
     per_round = [_round_figures(results, corpus) for results in rounds]

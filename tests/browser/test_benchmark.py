@@ -8,6 +8,7 @@ import json
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -25,10 +26,22 @@ def _bench() -> ModuleType:
 
 def test_two_rounds_of_both_modes_report_medians(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "bench.json"
-    code = _bench().main(
+    bench = _bench()
+    calls: list[str] = []
+    for mode in ("naive", "pooled"):
+        real = getattr(bench, mode)
+
+        def recording(*args: Any, _real: Any = real, _mode: str = mode) -> Any:
+            calls.append(_mode)
+            return _real(*args)
+
+        setattr(bench, mode, recording)
+    code = bench.main(
         ["--examples", "2", "--generated", "1", "--rounds", "2", "--concurrency", "2", "--json", str(out)]
     )
     assert code == 0
+    # Naive first in round 1, the pool first in round 2, then the memory pass of the pool.
+    assert calls == ["naive", "pooled", "pooled", "naive", "pooled"]
     figures = json.loads(out.read_text())
     assert figures["pages"] == 3
     assert len(figures["rounds"]) == 2
