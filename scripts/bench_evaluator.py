@@ -21,6 +21,7 @@ each round and the medians, so one slow minute does not decide the figures.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import statistics
@@ -165,20 +166,15 @@ class ModeResult:
 def _measure(
     name: str, corpus: list[Page], run: Callable[[list[Page]], list[Observation]], *, memory: bool = False
 ) -> ModeResult:
-    peak: int | None = None
-    if memory:
-        with PeakPss() as sampler:
-            started = time.perf_counter()
-            observations = run(corpus)
-            seconds = time.perf_counter() - started
-        peak = sampler.peak
-    else:
+    sampler = PeakPss() if memory else None
+    with sampler or contextlib.nullcontext():
         started = time.perf_counter()
         observations = run(corpus)
         seconds = time.perf_counter() - started
     statuses: dict[str, int] = {}
     for obs in observations:
         statuses[obs.status] = statuses.get(obs.status, 0) + 1
+    peak = sampler.peak if sampler is not None else None
     return ModeResult(name, len(corpus), seconds, peak, statuses, tuple(observations))
 
 
