@@ -11,7 +11,7 @@ pages run interactive checks too. Both modes evaluate the same corpus in the sam
 ratio is measured under the same machine load. The timed runs measure wall-clock pages per second
 and nothing else: reading the PSS of every Chromium process costs about 20 ms of CPU per sample
 (the kernel walks each process's page tables), which on a two-core machine kept busy by the pool
-took 5 % of its speed (and little from the naive mode, which leaves a core idle). The peak PSS is
+took 5.5 % of its speed and 1.7 % of the naive mode's, which leaves a core idle. The peak PSS is
 measured in a separate memory pass of the pool over the same corpus, sampled in a thread. On a
 machine whose speed drifts (a shared virtual machine), ``--rounds N`` measures the two modes
 alternately N times (the naive mode first in odd rounds, the pool first in even ones) and reports
