@@ -48,7 +48,8 @@ _PLAYWRIGHT_DISABLED_FEATURES: tuple[str, ...] = (
 # within the one site our samples use keeps them, as Chromium long did (the document, its window
 # and its origin are new either way): a load of a small page took 60 -> 42 ms of CPU across the
 # processes, the pool 2.77 -> 3.05 pages/s on the benchmark corpus (medians of 3 alternating
-# runs). The widget's pointer position is what carries over; Tab.load moves it off the page.
+# runs). The widget's pointer position is what carries over; Tab.load moves it off the page
+# whenever something may have moved it onto the page.
 DISABLED_FEATURES: tuple[str, ...] = (
     *_PLAYWRIGHT_DISABLED_FEATURES,
     "WebUIOmniboxPopup",

@@ -561,13 +561,19 @@ class Session:
 
     async def click(self, element: Element) -> None:
         """Click the middle of the element with the mouse, as a person would (no DOM shortcut)."""
+        x, y = await self._pointer_target(element, "clicked")
+        await self._tab.page.mouse.click(x, y)
+        await self.settle()
+
+    async def _pointer_target(self, element: Element, verb: str) -> tuple[float, float]:
+        """Scroll the element into view and return the middle of its box, where the mouse goes;
+        from here on the pointer may rest on the page (see :attr:`Tab.pointer_on_page`)."""
         self._touch()
         rect = await self.probe("scrollIntoView", element.ref)
         if not rect or rect["width"] <= 0 or rect["height"] <= 0:
-            raise ProbeError(f"{element.describe()} has no size on screen and cannot be clicked")
+            raise ProbeError(f"{element.describe()} has no size on screen and cannot be {verb}")
         self._tab.pointer_on_page = True
-        await self._tab.page.mouse.click(rect["x"] + rect["width"] / 2, rect["y"] + rect["height"] / 2)
-        await self.settle()
+        return rect["x"] + rect["width"] / 2, rect["y"] + rect["height"] / 2
 
     async def _step(self, key: str, within: Element | None = None) -> tuple[int | None, bool]:
         """Press one key of a keyboard walk; return the focused element's reference (None when
@@ -701,10 +707,6 @@ class Session:
         Moving in one step from wherever the pointer is means no element in between is hovered,
         which is how a checker can tell content that survives the pointer moving onto it.
         """
-        self._touch()
-        rect = await self.probe("scrollIntoView", element.ref)
-        if not rect or rect["width"] <= 0 or rect["height"] <= 0:
-            raise ProbeError(f"{element.describe()} has no size on screen and cannot be hovered")
-        self._tab.pointer_on_page = True
-        await self._tab.page.mouse.move(rect["x"] + rect["width"] / 2, rect["y"] + rect["height"] / 2)
+        x, y = await self._pointer_target(element, "hovered")
+        await self._tab.page.mouse.move(x, y)
         await self.settle()
