@@ -42,6 +42,7 @@ from lm_eval_a11y.observation import Observation
 from lm_eval_a11y.resources import cases_dir
 
 Page = tuple[Case | None, str, str]  # case, html, name
+Mode = tuple[str, Callable[[list[Page]], list[Observation]]]  # its name, and what evaluates a corpus
 
 
 def _generated(index: int, sections: int) -> str:
@@ -284,11 +285,10 @@ def _report_medians(count: int, medians: dict[str, object]) -> None:
         print(f"  speed-up of the pool: median {ratio:.2f}x (range {spread[0]:.2f}x-{spread[1]:.2f}x)")
 
 
-def _memory_pass(corpus: list[Page], concurrency: int, timeout_s: float, timed: ModeResult) -> dict[str, Any]:
+def _memory_pass(corpus: list[Page], pool: Mode, timed: ModeResult) -> dict[str, Any]:
     """The pool once more over the corpus, with the PSS sampler on."""
-    result = _measure(
-        f"pool (concurrency {concurrency})", corpus, lambda c: pooled(c, concurrency, timeout_s), memory=True
-    )
+    name, run = pool
+    result = _measure(name, corpus, run, memory=True)
     assert result.peak_pss_bytes is not None
     differ = _mismatches(timed, result, corpus)
     print(
@@ -340,14 +340,14 @@ def main(argv: list[str] | None = None) -> int:
     load = os.getloadavg()
     print(f"machine: {os.cpu_count()} cores, load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f} at start")
 
+    pool: Mode = (f"pool (concurrency {args.concurrency})", lambda c: pooled(c, args.concurrency, args.timeout))
+    modes: list[Mode] = [pool]
+    if not args.skip_naive:
+        modes.insert(0, ("naive (browser per page)", lambda c: naive(c, args.timeout)))
     rounds: list[list[ModeResult]] = []
     for number in range(1, args.rounds + 1):
         if args.rounds > 1:
             print(f"round {number} of {args.rounds}")
-        modes: list[tuple[str, Callable[[list[Page]], list[Observation]]]] = []
-        if not args.skip_naive:
-            modes.append(("naive (browser per page)", lambda c: naive(c, args.timeout)))
-        modes.append((f"pool (concurrency {args.concurrency})", lambda c: pooled(c, args.concurrency, args.timeout)))
         # Every other round runs the pool first, so that neither mode always follows the other
         # (what the one before leaves behind, or a drift of the machine's speed within a round,
         # then favours neither); the figures are listed in the same order every round.
@@ -369,7 +369,7 @@ def main(argv: list[str] | None = None) -> int:
         figures.update(medians)
         _report_medians(len(rounds), medians)
     if not args.skip_memory:
-        memory = _memory_pass(corpus, args.concurrency, args.timeout, rounds[-1][-1])
+        memory = _memory_pass(corpus, pool, rounds[-1][-1])
         figures["memory_pass"] = memory
         figures["peak_pss_mib"] = memory["peak_pss_mib"]
     figures["load_average_end"] = os.getloadavg()
