@@ -6,7 +6,16 @@ import os
 import shutil
 from pathlib import Path
 
-__all__ = ["CHROMIUM_ARGS", "DEFAULT_CONCURRENCY", "DISABLED_FEATURES", "ChromiumNotFoundError", "find_chromium"]
+__all__ = [
+    "CHROMIUM_ARGS",
+    "DEFAULT_CONCURRENCY",
+    "DISABLED_FEATURES",
+    "IGNORED_DEFAULT_ARGS",
+    "SCREEN_SIZE",
+    "ChromiumNotFoundError",
+    "find_chromium",
+    "user_agent_override",
+]
 
 # Pages evaluated at once by default. A page spends much of its evaluation waiting on its own
 # timers and frames after each key press, so two slots per core keep the CPU busy (measured on 2
@@ -91,7 +100,50 @@ CHROMIUM_ARGS: tuple[str, ...] = (
     # run ever fired (a 690 KB page's 130 MB heap read as 9.5 MB).
     "--enable-precise-memory-info",
     "--disable-features=" + ",".join(DISABLED_FEATURES),
+    # A page must not be able to tell it is being evaluated (it could repair itself for the
+    # audit only): without this Blink sets navigator.webdriver for an automated browser.
+    "--disable-blink-features=AutomationControlled",
 )
+
+# Playwright's defaults that a page could read: --enable-automation sets navigator.webdriver, and
+# --disable-popup-blocking would let window.open() without a gesture open windows (the popup
+# blocker stays on; Page.windowOpen still records the attempt).
+IGNORED_DEFAULT_ARGS: tuple[str, ...] = ("--disable-popup-blocking", "--enable-automation")
+
+# The screen a page reads (screen.width/height): a common desktop monitor rather than the viewport
+# itself, which no real browser window fills exactly.
+SCREEN_SIZE: tuple[int, int] = (1920, 1080)
+
+
+def user_agent_override(chromium_version: str) -> dict[str, object]:
+    """The arguments of CDP ``Emulation.setUserAgentOverride`` that make the headless shell
+    present itself as the desktop Chromium of the same version: its user agent says
+    ``HeadlessChrome`` and ``navigator.userAgentData`` lists a ``HeadlessChrome`` brand, either of
+    which a page can test to behave differently while it is audited. The version is reduced the
+    way Chromium reduces it (``156.0.0.0``); the full one stays in the high-entropy values."""
+    major = chromium_version.split(".", 1)[0] or "0"
+    brands = [{"brand": "Not:A-Brand", "version": "8"}, {"brand": "Chromium", "version": major}]
+    full = [{"brand": "Not:A-Brand", "version": "8.0.0.0"}, {"brand": "Chromium", "version": chromium_version}]
+    return {
+        "userAgent": (
+            f"Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/{major}.0.0.0 Safari/537.36"
+        ),
+        "acceptLanguage": "en-US,en",
+        "platform": "Linux x86_64",
+        "userAgentMetadata": {
+            "brands": brands,
+            "fullVersionList": full,
+            "fullVersion": chromium_version,
+            "platform": "Linux",
+            "platformVersion": "",
+            "architecture": "x86",
+            "model": "",
+            "mobile": False,
+            "bitness": "64",
+            "wow64": False,
+        },
+    }
+
 
 _FIX = (
     "Install it with `apt-get install -y chromium-headless-shell` (Debian/Ubuntu; the full `chromium`"

@@ -26,7 +26,13 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from lm_eval_a11y import __version__
-from lm_eval_a11y.browser import CHROMIUM_ARGS, DEFAULT_CONCURRENCY, find_chromium
+from lm_eval_a11y.browser import (
+    CHROMIUM_ARGS,
+    DEFAULT_CONCURRENCY,
+    IGNORED_DEFAULT_ARGS,
+    SCREEN_SIZE,
+    find_chromium,
+)
 from lm_eval_a11y.cases import Case
 from lm_eval_a11y.check_order import guess_acts, guess_wait_ms
 from lm_eval_a11y.checks import Check, Outcome
@@ -189,9 +195,8 @@ class AsyncEvaluator:
                 executable_path=str(executable),
                 headless=True,
                 args=list(CHROMIUM_ARGS),
-                # Playwright turns Chromium's popup blocker off; keep it on, so that window.open()
-                # without a user gesture never creates a window (Page.windowOpen still records it).
-                ignore_default_args=["--disable-popup-blocking"],
+                # Playwright's defaults that the page could notice (see browser.py).
+                ignore_default_args=list(IGNORED_DEFAULT_ARGS),
             )
             self._chromium_version = self._browser.version
             if self._slots is None:
@@ -231,6 +236,7 @@ class AsyncEvaluator:
             width, height = self.settings.viewport
             slot.context = await self._browser.new_context(
                 viewport={"width": width, "height": height},
+                screen={"width": SCREEN_SIZE[0], "height": SCREEN_SIZE[1]},
                 java_script_enabled=True,
                 service_workers="block",
                 accept_downloads=False,

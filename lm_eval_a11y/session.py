@@ -11,12 +11,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from playwright.async_api import BrowserContext, CDPSession, FloatRect, Page, Route
 
+from lm_eval_a11y.browser import user_agent_override
 from lm_eval_a11y.observation import AxeFinding, AxeNode
 
 __all__ = ["Element", "Heading", "Landmark", "ProbeError", "Session", "Tab"]
@@ -26,6 +28,10 @@ _WORLD = "lm-eval-a11y"
 # A renderer heap above this is collected after an axe run and after a page load.
 _TRIM_HEAP_BYTES = 48 * 2**20
 _MAX_EVENTS = 50
+# Ports Chromium refuses to load (its restricted list above 1024): a sample's origin never uses one.
+_UNSAFE_PORTS = frozenset(
+    {1719, 1720, 1723, 2049, 3659, 4045, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6697, 10080}
+)
 
 
 class ProbeError(RuntimeError):
@@ -167,8 +173,9 @@ def findings_from_probe(items: Sequence[dict[str, Any]], state: str) -> tuple[Ax
 class Tab:
     """The long-lived page of one evaluator slot.
 
-    Every load navigates to a new origin (``http://sample-N.a11y-eval.invalid/``) whose document
-    our request router answers with the sample's HTML. A navigation gives a fresh window, so no
+    Every load navigates to a new origin (``http://localhost:<port>/``, a port this tab has not
+    used) whose document our request router answers with the sample's HTML: to the page it looks
+    like a developer's local preview, and nothing reaches the network. A navigation gives a fresh window, so no
     globals, listeners or timers survive from one sample to the next, and a fresh origin gives
     fresh storage; reusing the page keeps the renderer and its caches warm. Every other request
     is refused before it leaves the browser.
@@ -187,6 +194,8 @@ class Tab:
         self._loads = 0
         self._frame_id: str | None = None
         self._new_document_script: dict[str, Any] = {}
+        self._ports_used: set[int] = set()
+        self._ports = random.Random()
         # The mouse pointer may rest on the page: we moved it, or a check had the raw page.
         self.pointer_on_page = False
 
@@ -212,6 +221,11 @@ class Tab:
         # Page.windowOpen also reports window.open() calls the popup blocker refused.
         self._cdp.on("Page.windowOpen", self._on_window_open)
         await self._cdp.send("Page.enable")
+        # The headless shell's user agent and brands name it; present the desktop Chromium.
+        await self._cdp.send(
+            "Emulation.setUserAgentOverride",
+            user_agent_override(self._context.browser.version if self._context.browser else ""),
+        )
         # Chromium runs this in our isolated world as each top-level document is created, which
         # costs about 40 % less than evaluating axe-core after the load (measured: median open
         # 393 ms against 638 ms under load); load() finds the probe already there. Frames
@@ -225,11 +239,11 @@ class Tab:
         """Navigate to a fresh origin that serves ``html``, set up the probe world, and after the
         load event let the page settle as :meth:`Session.settle` does for ``settle_ms``."""
         self._loads += 1
-        url = f"http://sample-{self._loads}.a11y-eval.invalid/"
+        url = self._next_origin()
         self._pending[url] = html
         self._current_url = url
         self._world = None
-        # Cookies set with domain=a11y-eval.invalid would reach every later sample's origin.
+        # Cookies ignore the port: one set by the last sample on localhost would reach this one.
         await self._context.clear_cookies()
         # What the last document left is collected by the trim after this load, or after its
         # axe run. (A trim before each load, too, cost a round trip per load and, measured once
@@ -267,6 +281,21 @@ class Tab:
             await self.evaluate(self._probe_bundle(), await_promise=False)
             heap = await self.evaluate(arrived)
         await self.trim_memory(heap)
+
+    def _next_origin(self) -> str:
+        """A fresh origin for the next document: localhost on a port this tab has not served.
+
+        A new origin gives the document empty storage (local and session storage, IndexedDB, cache
+        storage and permissions are kept per origin, port included; cookies are not and are
+        cleared before each load). The name is what a person previewing their page sees, so a page
+        cannot tell the evaluator from its author by its origin; the port varies as a dev
+        server's does when its usual one is taken.
+        """
+        while True:
+            port = self._ports.randrange(1025, 65536)
+            if port not in self._ports_used and port not in _UNSAFE_PORTS:
+                self._ports_used.add(port)
+                return f"http://localhost:{port}/"
 
     async def blank(self) -> None:
         """Leave the sample's document so its timers stop using the CPU between samples."""
