@@ -72,6 +72,9 @@
   //   DOM mutation. The tree's structure still holds; everything axe derived from styles,
   //   geometry and state is dropped and computed again on demand.
   let axeReady = false;
+  // Whether the document changed since the last audit began, as far as a DOM mutation shows it
+  // (shadow trees and frames are not observed; the Python side re-audits pages that have them).
+  let mutatedSinceAudit = false;
   let derivedStale = false;
   let builtAt = 0;
   let epoch = -1;
@@ -97,6 +100,9 @@
 
   // Take in DOM mutations: rebuild the tree, or keep its structure and refresh what was derived.
   function absorb(records) {
+    if (records.length > 0) {
+      mutatedSinceAudit = true;
+    }
     if (records.length === 0 || !axeReady) {
       return;
     }
@@ -429,14 +435,38 @@
     };
   }
 
-  async function runAxe(options) {
+  function auditStarts() {
     invalidate();
     watchDom();
     observer.takeRecords();
+    mutatedSinceAudit = false;
+  }
+
+  // The frames axe found in this document by the last axePartial, in its order.
+  let frameElements = [];
+
+  // One document's share of an audit of a page with frames (axe.runPartial), and the frames axe
+  // finds in it (also inside shadow trees): their context, for their own share.
+  async function axePartial(context, options) {
+    auditStarts();
+    const target = context === null ? document : context;
+    const partial = await axe.runPartial(target, options);
+    const frames = axe.utils.getFrameContexts(target, options);
+    frameElements = frames.map((frame) => axe.utils.shadowSelect(frame.frameSelector));
+    axe.teardown();
+    axeReady = false;
+    return { partial, frame_contexts: frames.map((frame) => frame.frameContext) };
+  }
+
+  // The audit of a document without frames (the Python side audits pages with frames through
+  // axePartial). axe's own way into frames is turned off: it would post messages to frames,
+  // where the page could answer in axe's place.
+  async function runAxe(options) {
+    auditStarts();
     let result;
     keepRunTree = true;
     try {
-      result = await axe.run(document, options);
+      result = await axe.run(document, { ...options, iframes: false });
     } catch (err) {
       axe.teardown();
       throw err;
@@ -453,6 +483,14 @@
         refreshDerived();
       }
     }
+    return report(result);
+  }
+
+  async function finishAxe(partials, options) {
+    return report(await axe.finishRun(partials, options));
+  }
+
+  function report(result) {
     const trim = (items) => items.map((item) => ({
       id: item.id,
       impact: item.impact || null,
@@ -522,6 +560,18 @@
     axeQuery: (selector) => withAxe(
       () => axe.utils.querySelectorAll(axe._tree[0], selector).map((vNode) => refOf(vNode.actualNode))),
     runAxe,
+    axePartial,
+    frameElement: (index) => frameElements[index],
+    finishAxe,
+    // What may have changed since the last audit began without the tree knowing (for the late
+    // audit): DOM mutations, running animations or transitions, shadow trees.
+    lateSignals: () => {
+      pendingMutations();
+      return {
+        mutated: mutatedSinceAudit,
+        animations: document.getAnimations().length,
+      };
+    },
     describe: (ref) => describe(element(ref)),
     query: (selector, rootRef) => queryAll(selector, rootRef).map(describe),
     byRole: (role) => byRole(role).map(describe),

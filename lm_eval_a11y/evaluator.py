@@ -37,6 +37,7 @@ from lm_eval_a11y.cases import Case
 from lm_eval_a11y.check_order import guess_acts, guess_wait_ms
 from lm_eval_a11y.checks import Check, Outcome
 from lm_eval_a11y.observation import (
+    AuditCoverage,
     AxeFinding,
     AxeResult,
     CheckResult,
@@ -106,6 +107,9 @@ class _Run:
     checks_ms: float = 0.0
     session: Session | None = None
     screenshot: str | None = None
+    # The late-change horizon that applied (see AuditCoverage) and what the late audit did.
+    horizon_ms: float | None = None
+    late_audit: str = "none"
 
 
 def _html_digest(html: str) -> tuple[str, int]:
@@ -570,7 +574,25 @@ class AsyncEvaluator:
                 popups=events.popups,
             ),
             screenshot=run.screenshot,
+            audit=_coverage(run),
         )
+
+
+def _coverage(run: _Run) -> AuditCoverage:
+    """What the sample's axe runs reached, merged: the most of each kind any run saw, and every
+    kind of content some run could not audit."""
+    parts = run.session.coverage if run.session is not None else []
+    unaudited: dict[str, None] = {}
+    for part in parts:
+        unaudited.update(dict.fromkeys(part.unaudited))
+    return AuditCoverage(
+        recorded=True,
+        frames_audited=max((p.frames_audited for p in parts), default=0),
+        closed_shadow_roots=max((p.closed_shadow_roots for p in parts), default=0),
+        unaudited=tuple(unaudited),
+        horizon_ms=None if run.horizon_ms is None else round(run.horizon_ms, 1),
+        late_audit=run.late_audit,
+    )
 
 
 class _PageCrashedError(Exception):

@@ -135,6 +135,32 @@ class PageEvents:
 
 
 @dataclass(frozen=True)
+class AuditCoverage:
+    """What the audit of one sample reached, and how late it looked.
+
+    A sample may pass only on what was audited: ``unaudited`` names content that exists on the
+    page but that neither axe nor the checks could see (a frame that could not be entered, an
+    ``<object>`` or ``<embed>`` document, a shadow root that could not be reached); scoring fails
+    a sample for each. ``frames_audited`` counts frames whose documents axe audited in their own
+    isolated world; ``closed_shadow_roots`` counts closed shadow roots opened to the audit.
+
+    ``horizon_ms`` is how long after the load event the page had run when its last audit of the
+    first-rendered document began (changes the page makes later are not seen), and
+    ``late_audit`` says what happened at the horizon: ``re-audited`` (the page had changed or could
+    have changed unseen, so axe ran again), ``unchanged`` (nothing had changed; the first audit
+    stands) or ``none`` (no late audit: the evaluation ended first). ``recorded`` is False for
+    observations written before coverage was recorded: they say nothing about it.
+    """
+
+    recorded: bool = False
+    frames_audited: int = 0
+    closed_shadow_roots: int = 0
+    unaudited: tuple[str, ...] = ()
+    horizon_ms: float | None = None
+    late_audit: str = "none"
+
+
+@dataclass(frozen=True)
 class Observation:
     """Everything the evaluator recorded for one (case, html) pair.
 
@@ -155,6 +181,7 @@ class Observation:
     timings: Timings
     events: PageEvents = field(default_factory=PageEvents)
     screenshot: str | None = None
+    audit: AuditCoverage = field(default_factory=AuditCoverage)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -189,7 +216,20 @@ class Observation:
             timings=Timings(**data.get("timings", {})),
             events=_events(data.get("events") or {}),
             screenshot=data.get("screenshot"),
+            audit=_coverage(data.get("audit") or {}),
         )
+
+
+def _coverage(data: dict[str, Any]) -> AuditCoverage:
+    horizon = data.get("horizon_ms")
+    return AuditCoverage(
+        recorded=bool(data.get("recorded", False)),
+        frames_audited=int(data.get("frames_audited", 0)),
+        closed_shadow_roots=int(data.get("closed_shadow_roots", 0)),
+        unaudited=tuple(data.get("unaudited", ())),
+        horizon_ms=None if horizon is None else float(horizon),
+        late_audit=str(data.get("late_audit", "none")),
+    )
 
 
 def _events(data: dict[str, Any]) -> PageEvents:

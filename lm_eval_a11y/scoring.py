@@ -1,8 +1,9 @@
 """Pure scoring: observations in, verdicts and numbers out. No browser, no lm-eval, no I/O.
 
 The verdict rule is the benchmark's contract (see DESIGN.md): a sample passes iff the evaluation
-completed, axe found no WCAG failures (violations not tagged ``best-practice``), and every
-requirement check passed (or answered an allowed ``na``).
+completed, axe found no WCAG failures (violations not tagged ``best-practice``), every
+requirement check passed (or answered an allowed ``na``), and the page holds no content that
+could not be audited (``Observation.audit.unaudited``).
 """
 
 from __future__ import annotations
@@ -79,9 +80,12 @@ def score_observation(obs: Observation) -> SampleScore:
         else:
             bp_total += 1
             bp_ok += met
+    # A sample passes only on what could be audited: content nobody could look at fails it.
+    for what in obs.audit.unaudited:
+        reasons.append(f"content could not be audited: {what}")
     axe_clean = obs.status == "ok" and axe_failures == 0
     return SampleScore(
-        passed=axe_clean and req_ok == req_total and obs.status == "ok",
+        passed=axe_clean and req_ok == req_total and obs.status == "ok" and not obs.audit.unaudited,
         axe_clean=axe_clean,
         axe_failures=axe_failures,
         axe_best_practice_failures=obs.axe.best_practice_nodes,

@@ -18,6 +18,7 @@ from typing import Any
 
 from playwright.async_api import BrowserContext, CDPSession, FloatRect, Page, Route
 
+from lm_eval_a11y.audit import AuditPart, audit_document, may_have_closed_shadow_roots
 from lm_eval_a11y.browser import user_agent_override
 from lm_eval_a11y.observation import AxeFinding, AxeNode
 
@@ -350,14 +351,53 @@ class Tab:
     def _probe_bundle(self) -> str:
         return self.settings.axe_source + "\n;\n" + self.settings.probe_source
 
+    # ---------------------------------------------------------------- for lm_eval_a11y.audit
+
+    def probe_bundle(self) -> str:
+        """axe-core and the probe, as evaluated into a world that does not have them yet."""
+        return self._probe_bundle()
+
+    def frame_count(self) -> int:
+        """How many frames the page has below its top document, nested ones, ``<object>`` and
+        ``<embed>`` documents and frames in shadow trees included (Playwright keeps the frame
+        tree from CDP events: no round trip)."""
+        return len(self.page.frames) - 1
+
+    @property
+    def world_name(self) -> str:
+        return _WORLD
+
+    @property
+    def world_id(self) -> int:
+        """The execution context of our isolated world in the top document."""
+        if self._world is None:
+            raise ProbeError("the page is not open")
+        return self._world
+
+    async def send(self, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
+        """One CDP command on the tab's own session."""
+        if self._cdp is None:
+            raise ProbeError("the page is not open")
+        reply: dict[str, Any] = await self._cdp.send(method, params or {})
+        return reply
+
+    async def evaluate_in(self, context_id: int, expression: str, *, await_promise: bool = True) -> Any:
+        """:meth:`evaluate` in another of our worlds (a frame's)."""
+        return await self._evaluate_in_context(context_id, expression, await_promise=await_promise)
+
     async def evaluate(self, expression: str, *, await_promise: bool = True) -> Any:
         if self._cdp is None or self._world is None:
+            raise ProbeError("the page is not open")
+        return await self._evaluate_in_context(self._world, expression, await_promise=await_promise)
+
+    async def _evaluate_in_context(self, context_id: int, expression: str, *, await_promise: bool) -> Any:
+        if self._cdp is None:
             raise ProbeError("the page is not open")
         reply = await self._cdp.send(
             "Runtime.evaluate",
             {
                 "expression": expression,
-                "contextId": self._world,
+                "contextId": context_id,
                 "awaitPromise": await_promise,
                 "returnByValue": True,
                 "userGesture": False,
@@ -426,6 +466,9 @@ class Session:
         # merged in this order, whatever order the checks ran in.
         self.position = -1
         self.axe_positions: list[int] = []
+        # What each axe run reached and could not reach, in the order of axe_runs.
+        self.coverage: list[AuditPart] = []
+        self._may_have_closed_roots = may_have_closed_shadow_roots(html)
 
     @property
     def page(self) -> Page:
@@ -463,10 +506,16 @@ class Session:
         )
 
     async def run_axe(self, state: str) -> dict[str, Any]:
-        result: dict[str, Any] = await self.probe("runAxe", self._settings.axe_options)
+        """Audit the page as it is now: its document, frames and closed shadow roots (see
+        :mod:`lm_eval_a11y.audit`); what could not be audited is kept in :attr:`coverage`."""
+        part = await audit_document(
+            self._tab, self._settings.axe_options, look_for_closed_roots=self._may_have_closed_roots
+        )
+        result = part.result
         heap = result.pop("heap", None)
         self.axe_runs.append((state, result))
         self.axe_positions.append(self.position)
+        self.coverage.append(part)
         await self._tab.trim_memory(heap)
         return result
 

@@ -1,0 +1,260 @@
+"""The axe audit of one document, including what a plain ``axe.run`` never sees.
+
+A sample may pass only on what we could audit. Two kinds of content escape a plain run in the
+page's top document:
+
+- **Frames** (``<iframe>`` with ``srcdoc``, ``data:`` or ``blob:`` documents, nested frames,
+  frames a script adds). axe's own way into frames posts messages to a copy of axe in each frame,
+  which does not exist there (and a page could answer in its place). Instead, each frame gets axe
+  in its own Chromium isolated world (created with the frame's id), runs ``axe.runPartial``
+  there, and the top document's world merges the parts with ``axe.finishRun``, as axe documents
+  for browser drivers. The page's scripts cannot reach any of those worlds.
+- **Closed shadow roots** (``attachShadow({mode: 'closed'})``, ``<template
+  shadowrootmode="closed">``, custom elements that build one). ``element.shadowRoot`` is null
+  for them, in every world. CDP sees them (``DOM.getDocument`` with ``pierce``); each one is
+  resolved into our isolated world and set as an own ``shadowRoot`` property of its host's
+  wrapper there. Wrappers are per world, so the page never sees the property, and axe (and the
+  probe) then walk into the root as into an open one.
+
+Whatever remains out of reach (an ``<object>`` or ``<embed>`` document, a frame that could not be
+entered, more frames or roots than the limits below) is named in ``unaudited``, and scoring fails
+the sample for it.
+
+Only pages that have frames pay for the frame path (Playwright keeps the frame tree from CDP
+events, so asking costs no round trip); the closed-root search costs one round trip on pages that run scripts or
+declare shadow roots, which are the only pages that can have one.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from lm_eval_a11y.session import Tab
+
+__all__ = ["AuditPart", "audit_document", "may_have_closed_shadow_roots"]
+
+# Beyond these a page is not audited further: each frame costs an axe compile and run, each
+# closed root three round trips, and the time budget would go on them.
+MAX_FRAMES = 20
+MAX_FRAME_DEPTH = 5
+MAX_CLOSED_ROOTS = 200
+
+# A closed shadow root needs a script or a declarative shadow root in the markup (a script can
+# also write one with document.write or setHTMLUnsafe, and a frame's document is part of the
+# markup that reaches us). Pages with neither are skipped without a round trip.
+_MAY_HAVE_SHADOW_ROOTS = re.compile(
+    r"<script|shadowroot|\son[a-z]+\s*=|javascript:|srcdoc|data:(?!image/(?:png|gif|jpe?g|webp|avif)[;,])",
+    re.IGNORECASE,
+)
+
+_DEFINE_SHADOW_ROOT = (
+    "function (root) { Object.defineProperty(this, 'shadowRoot', "
+    "{ value: root, configurable: true, enumerable: false }); return true; }"
+)
+_OBJECT_GROUP = "lm-eval-a11y-audit"
+
+
+def may_have_closed_shadow_roots(html: str) -> bool:
+    return _MAY_HAVE_SHADOW_ROOTS.search(html) is not None
+
+
+@dataclass
+class AuditPart:
+    """One axe audit of a page: the probe's report, plus what it reached and what it could not."""
+
+    result: dict[str, Any]
+    frames_audited: int = 0
+    closed_shadow_roots: int = 0
+    unaudited: list[str] = field(default_factory=list)
+    # Frames already named in unaudited (so the frame tree's count does not name them twice).
+    frames_failed: int = 0
+
+
+@dataclass
+class _ClosedRoots:
+    """Closed shadow roots found by CDP, by the frame whose document holds them (None: the top)."""
+
+    by_frame: dict[str | None, list[tuple[int, int]]] = field(default_factory=dict)
+    total: int = 0
+
+
+async def audit_document(tab: Tab, options: dict[str, Any], *, look_for_closed_roots: bool) -> AuditPart:
+    """Run axe over the tab's document, its closed shadow roots and its frames."""
+    roots = await _find_closed_roots(tab) if look_for_closed_roots else _ClosedRoots()
+    part = AuditPart(result={})
+    if roots.total > MAX_CLOSED_ROOTS:
+        part.unaudited.append(f"{roots.total} closed shadow roots (the audit opens at most {MAX_CLOSED_ROOTS})")
+        roots = _ClosedRoots()
+    top = tab.world_id
+    await _expose_or_report(tab, top, roots.by_frame.get(None, []), part)
+    options_json = json.dumps(options)
+    if tab.frame_count() == 0:
+        result: dict[str, Any] = await tab.evaluate(f"globalThis.__a11yProbe.runAxe({options_json})")
+        # A frame the page added while axe ran would otherwise go unaudited without a word.
+        if tab.frame_count() == 0:
+            part.result = result
+            return part
+    partials: list[Any] = []
+    try:
+        await _audit_frame(tab, top, None, None, options_json, roots, partials, part, depth=0)
+    finally:
+        await tab.send("Runtime.releaseObjectGroup", {"objectGroup": _OBJECT_GROUP})
+    # Every frame of the page (Chromium's frame tree: <object> and <embed> documents too, frames
+    # in shadow trees, frames in other processes) that axe did not audit is named.
+    missed = tab.frame_count() - part.frames_audited - part.frames_failed
+    if missed > 0:
+        part.unaudited.append(
+            f"{missed} embedded document(s) axe cannot enter (<object>, <embed> or a frame out of reach)"
+        )
+    # The parts in axe's order (each document, then its frames' documents depth first); a frame
+    # that could not be audited is a null part, which axe skips.
+    part.result = await tab.evaluate(f"globalThis.__a11yProbe.finishAxe({json.dumps(partials)}, {options_json})")
+    return part
+
+
+async def _expose_or_report(tab: Tab, world: int, pairs: list[tuple[int, int]], part: AuditPart) -> None:
+    try:
+        opened = await _expose(tab, world, pairs)
+    except Exception as err:  # noqa: BLE001 - a root the page removed meanwhile, or a refusal
+        part.unaudited.append(f"{len(pairs)} closed shadow root(s) that could not be opened: {str(err)[:200]}")
+        return
+    part.closed_shadow_roots += opened
+
+
+async def _audit_frame(
+    tab: Tab,
+    world: int,
+    frame_id: str | None,
+    context: Any,
+    options_json: str,
+    roots: _ClosedRoots,
+    partials: list[Any],
+    part: AuditPart,
+    *,
+    depth: int,
+) -> None:
+    """axe.runPartial in one document's world, then in each of its frames, depth first."""
+    if frame_id is not None:
+        await _expose_or_report(tab, world, roots.by_frame.get(frame_id, []), part)
+    found = await tab.evaluate_in(world, f"globalThis.__a11yProbe.axePartial({json.dumps(context)}, {options_json})")
+    partials.append(found["partial"])
+    contexts: list[Any] = found["frame_contexts"]
+    for index, frame_context in enumerate(contexts):
+        if depth + 1 > MAX_FRAME_DEPTH or part.frames_audited >= MAX_FRAMES:
+            part.unaudited.append(
+                f"a frame beyond the audit's limits ({MAX_FRAMES} frames, {MAX_FRAME_DEPTH} levels deep)"
+            )
+            part.frames_failed += 1
+            partials.append(None)
+            continue
+        child = await _enter_frame(tab, world, index)
+        if child is None:
+            part.unaudited.append("a frame whose document could not be entered")
+            part.frames_failed += 1
+            partials.append(None)
+            continue
+        child_frame, child_world = child
+        before = len(partials)
+        try:
+            await _audit_frame(
+                tab, child_world, child_frame, frame_context, options_json, roots, partials, part, depth=depth + 1
+            )
+        except Exception as err:  # noqa: BLE001 - the page may remove or navigate the frame meanwhile
+            del partials[before:]
+            partials.append(None)
+            part.unaudited.append(f"a frame whose audit failed: {str(err).splitlines()[0][:200]}")
+            part.frames_failed += 1
+            continue
+        part.frames_audited += 1
+
+
+async def _enter_frame(tab: Tab, world: int, index: int) -> tuple[str, int] | None:
+    """The frame id of the index-th frame axe found in a document, and a fresh isolated world in it
+    with axe and the probe evaluated; None when the frame cannot be entered (gone, or in another
+    process that this page's CDP session does not reach)."""
+    try:
+        handle = await tab.send(
+            "Runtime.evaluate",
+            {
+                "expression": f"globalThis.__a11yProbe.frameElement({index})",
+                "contextId": world,
+                "returnByValue": False,
+                "objectGroup": _OBJECT_GROUP,
+            },
+        )
+        object_id = (handle.get("result") or {}).get("objectId")
+        if object_id is None:
+            return None
+        node = (await tab.send("DOM.describeNode", {"objectId": object_id})).get("node") or {}
+        frame_id = node.get("frameId")
+        if not frame_id:
+            return None
+        created = await tab.send(
+            "Page.createIsolatedWorld",
+            {"frameId": frame_id, "worldName": tab.world_name, "grantUniveralAccess": False},
+        )
+        child_world = int(created["executionContextId"])
+        await tab.evaluate_in(child_world, tab.probe_bundle(), await_promise=False)
+        return str(frame_id), child_world
+    except Exception:  # noqa: BLE001 - any refusal means the frame stays unaudited, and says so
+        return None
+
+
+async def _find_closed_roots(tab: Tab) -> _ClosedRoots:
+    """Every closed shadow root in the page and its frames, from one pierced DOM snapshot."""
+    found = _ClosedRoots()
+    try:
+        document = (await tab.send("DOM.getDocument", {"depth": -1, "pierce": True}))["root"]
+    finally:
+        # getDocument turns the DOM agent on, which would then report every later mutation.
+        await tab.send("DOM.disable")
+    stack: list[tuple[dict[str, Any], str | None]] = [(document, None)]
+    while stack:
+        node, frame = stack.pop()
+        for root in node.get("shadowRoots") or ():
+            if root.get("shadowRootType") == "closed":
+                found.by_frame.setdefault(frame, []).append((int(node["backendNodeId"]), int(root["backendNodeId"])))
+                found.total += 1
+            stack.append((root, frame))
+        for child in node.get("children") or ():
+            stack.append((child, frame))
+        content = node.get("contentDocument")
+        if content is not None:
+            stack.append((content, node.get("frameId") or frame))
+        template = node.get("templateContent")
+        if template is not None:
+            stack.append((template, frame))
+    return found
+
+
+async def _expose(tab: Tab, world: int, pairs: list[tuple[int, int]]) -> int:
+    """Give each host's wrapper in our world an own ``shadowRoot`` property holding its closed
+    root. Returns how many were opened."""
+    opened = 0
+    try:
+        for host, root in pairs:
+            resolved = []
+            for backend in (host, root):
+                reply = await tab.send(
+                    "DOM.resolveNode",
+                    {"backendNodeId": backend, "executionContextId": world, "objectGroup": _OBJECT_GROUP},
+                )
+                resolved.append(reply["object"]["objectId"])
+            await tab.send(
+                "Runtime.callFunctionOn",
+                {
+                    "objectId": resolved[0],
+                    "functionDeclaration": _DEFINE_SHADOW_ROOT,
+                    "arguments": [{"objectId": resolved[1]}],
+                    "returnByValue": True,
+                },
+            )
+            opened += 1
+    finally:
+        if pairs:
+            await tab.send("Runtime.releaseObjectGroup", {"objectGroup": _OBJECT_GROUP})
+    return opened
