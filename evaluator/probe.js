@@ -435,11 +435,42 @@
     };
   }
 
+  // A fingerprint of the page's style sheets, adopted ones included: a script can reveal content
+  // through the CSSOM (deleteRule, replaceSync, rule.style, sheet.disabled) without any DOM
+  // mutation. Cross-origin sheets cannot be read; no sample has one (the network is closed).
+  function styleFingerprint() {
+    let hash = 0;
+    const mix = (text) => {
+      for (let i = 0; i < text.length; i += 1) {
+        hash = (Math.imul(hash, 31) + text.charCodeAt(i)) | 0;
+      }
+    };
+    const sheets = [...document.styleSheets, ...(document.adoptedStyleSheets || [])];
+    for (const sheet of sheets) {
+      mix(sheet.disabled ? 'off' : 'on');
+      let rules;
+      try {
+        rules = sheet.cssRules;
+      } catch (err) {
+        continue;
+      }
+      for (const rule of rules) {
+        mix(rule.cssText);
+      }
+    }
+    return `${sheets.length}:${hash}`;
+  }
+
+  let stylesAtAudit = '';
+  // Whether the last audit met a shadow tree (whose changes the MutationObserver does not see).
+  let shadowAtAudit = false;
+
   function auditStarts() {
     invalidate();
     watchDom();
     observer.takeRecords();
     mutatedSinceAudit = false;
+    stylesAtAudit = styleFingerprint();
   }
 
   // The frames axe found in this document by the last axePartial, in its order.
@@ -473,6 +504,7 @@
     } finally {
       keepRunTree = false;
     }
+    shadowAtAudit = Boolean(axe._tree && axe._tree[0] && axe._tree[0]._hasShadowRoot);
     if (axe._tree) {
       // What axe derived during its run is dropped now, as after any action (and so that the
       // memory trim after the run can free it); a DOM change since the run started means a new
@@ -565,11 +597,21 @@
     finishAxe,
     // What may have changed since the last audit began without the tree knowing (for the late
     // audit): DOM mutations, running animations or transitions, shadow trees.
+    // Scroll to the end of the page, as a visitor reading it would: content a page adds on
+    // scroll events is then in the document by the late audit.
+    scrollThrough: () => {
+      window.scrollTo(0, document.documentElement.scrollHeight);
+      touched();
+      return true;
+    },
     lateSignals: () => {
+      window.scrollTo(0, 0);
       pendingMutations();
       return {
         mutated: mutatedSinceAudit,
         animations: document.getAnimations().length,
+        styles_changed: styleFingerprint() !== stylesAtAudit,
+        shadow_roots: shadowAtAudit,
       };
     },
     describe: (ref) => describe(element(ref)),

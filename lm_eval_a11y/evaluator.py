@@ -57,6 +57,10 @@ T = TypeVar("T")
 
 _CRASHED = "the page crashed the renderer (out of memory or a renderer fault)"
 
+# The late-change horizon: what a page changes within this long after its load event is audited
+# (see AsyncEvaluator._late_audit). Measured on the pool, see docs/trust.md.
+LATE_HORIZON_MS = 1000
+
 
 @dataclass(frozen=True)
 class EvaluatorSettings:
@@ -67,6 +71,8 @@ class EvaluatorSettings:
     max_html_bytes: int = 3_000_000
     settle_ms: int = 50
     screenshots: Path | None = None
+    # How long after the load event the page's own changes are still audited (see _late_audit).
+    late_horizon_ms: int = LATE_HORIZON_MS
 
     def __post_init__(self) -> None:
         if self.concurrency < 1:
@@ -75,6 +81,8 @@ class EvaluatorSettings:
             raise ValueError(f"timeout_s must be positive, got {self.timeout_s}")
         if self.recycle_after < 1:
             raise ValueError(f"recycle_after must be at least 1, got {self.recycle_after}")
+        if self.late_horizon_ms < 0:
+            raise ValueError(f"late_horizon_ms must not be negative, got {self.late_horizon_ms}")
 
 
 @dataclass
@@ -417,18 +425,67 @@ class AsyncEvaluator:
         run.axe_ms = (time.perf_counter() - t1) * 1000
         if self.settings.screenshots is not None:
             run.screenshot = await self._screenshot(tab, name)
+        await self._crash_aware(session, session.probe("scrollThrough"))
         t2 = time.perf_counter()
+        late_done = False
         if case is not None:
             for index in self._check_order(case):
                 check = case.checks[index]
+                if not late_done and (session.dirty or self._acts(case, check)):
+                    # The first-rendered document is about to be acted on or replaced.
+                    await self._late_audit(session, run, loaded_at=t1)
+                    late_done = True
                 if session.dirty:
                     await self._crash_aware(session, session.reset())
                 session.position = index
                 run.checks.append(await self._run_check(session, check))
                 self._acted[(case.id, check.id)] = session.dirty
+        if not late_done:
+            await self._late_audit(session, run, loaded_at=t1)
         run.checks_ms = (time.perf_counter() - t2) * 1000
         if case is not None and len(html) < _SIZE_FREE_CHARS:
             self._checks_seen[case.id] = run.checks_ms / 1000
+
+    async def _late_audit(self, session: Session, run: _Run, *, loaded_at: float) -> None:
+        """Audit the first-rendered document again once the page has run for the late-change
+        horizon since its load event, if it changed meanwhile or could have changed unseen.
+
+        A page can add failures after the first audit (timers, animation frames, idle callbacks,
+        a MutationObserver reacting to its own change, a style sheet edited through the CSSOM,
+        content added on scroll: the page was scrolled through after the first audit). A second
+        axe run at the horizon sees them. It runs only when the DOM changed, an animation or
+        transition runs, a style sheet changed, or the page has frames or shadow trees (their
+        changes are not observed); otherwise the first audit stands, and the page pays only the
+        wait. The wait overlaps with the checks that only read the page, which run before it.
+
+        Chromium's virtual time would run a page's timers ahead in milliseconds, but once turned
+        on it cannot be turned off for the page (it stays paused across documents), and axe-core
+        itself needs zero-delay timers; see docs/trust.md.
+        """
+        horizon_s = self.settings.late_horizon_ms / 1000
+        # loaded_at is when the first audit began, just after the load event and its settling.
+        remaining = horizon_s - (time.perf_counter() - loaded_at)
+        if remaining > 0:
+            await asyncio.sleep(remaining)
+        signals = await self._crash_aware(session, session.probe("lateSignals"))
+        run.horizon_ms = (time.perf_counter() - loaded_at) * 1000
+        coverage = session.coverage[-1] if session.coverage else None
+        unseen = coverage is not None and (coverage.frames_audited > 0 or coverage.closed_shadow_roots > 0)
+        if not (
+            signals["mutated"]
+            or signals["animations"]
+            or signals["styles_changed"]
+            or signals["shadow_roots"]
+            or unseen
+        ):
+            run.late_audit = "unchanged"
+            return
+        position, session.position = session.position, -1
+        t0 = time.perf_counter()
+        await self._crash_aware(session, session.run_axe("late"))
+        run.axe_ms += (time.perf_counter() - t0) * 1000
+        session.position = position
+        run.late_audit = "re-audited"
 
     def _expected_s(self, case: Case | None, html: str) -> float:
         """A rough wall time of one evaluation, for ordering a batch: the page's size (rendering

@@ -1,0 +1,85 @@
+"""What a page can read about the browser that evaluates it.
+
+A page that recognises the evaluator can repair itself for the audit only. The signals hidden
+here are asserted one by one; the ones that remain are asserted as they are, so that a Chromium
+upgrade that changes one shows up here and ``docs/trust.md`` (which lists them) is kept true.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lm_eval_a11y.browser import SCREEN_SIZE
+from lm_eval_a11y.cases import load_case
+from lm_eval_a11y.evaluator import Evaluator, EvaluatorSettings
+
+HERE = Path(__file__).resolve().parent
+SIGNALS_PAGE = (HERE / "signals.html").read_text(encoding="utf-8")
+TRUST_DOC = HERE.parents[1] / "docs" / "trust.md"
+
+
+@pytest.fixture(scope="module")
+def seen() -> Iterator[list[dict[str, Any]]]:
+    """The signals of three samples evaluated one after another on the same slot."""
+    case = load_case(HERE / "fixtures" / "cases" / "signals")
+    with Evaluator(EvaluatorSettings(concurrency=1, timeout_s=20)) as ev:
+        observations = ev.evaluate_many([(case, SIGNALS_PAGE)] * 3)
+    records = []
+    for obs in observations:
+        assert obs.status == "ok", obs.error
+        (check,) = obs.checks
+        assert check.outcome == "pass", check.message
+        records.append({k: _value(v) for k, v in json.loads(check.message).items()})
+    yield records
+
+
+def _value(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def test_automation_and_headless_are_not_visible(seen: list[dict[str, Any]]) -> None:
+    for signals in seen:
+        assert signals["webdriver"] is False
+        assert "headless" not in signals["user-agent"].lower()
+        assert "headless" not in signals["app-version"].lower()
+        assert re.search(r"Chrome/\d+\.0\.0\.0 Safari", signals["user-agent"])
+        brands = [b["brand"] for b in signals["brands"]]
+        assert "Chromium" in brands
+        assert not any("headless" in b.lower() for b in brands)
+
+
+def test_screen_is_a_desktop_monitor(seen: list[dict[str, Any]]) -> None:
+    for signals in seen:
+        assert signals["screen"] == list(SCREEN_SIZE)
+        assert signals["inner"] == [1280, 800]
+
+
+def test_origin_looks_like_a_local_preview_and_each_sample_has_its_own(seen: list[dict[str, Any]]) -> None:
+    origins = [s["origin"] for s in seen]
+    for origin in origins:
+        assert re.fullmatch(r"http://localhost:\d{4,5}", origin), origin
+    assert len(set(origins)) == len(origins)
+    for signals in seen:
+        assert signals["secure"] is True
+        # Storage and cookies of the sample before never reach the next one.
+        assert signals["local-storage"] is None
+        assert signals["cookie"] == ""
+
+
+def test_remaining_signals_are_as_documented(seen: list[dict[str, Any]]) -> None:
+    """The signals that stay visible, as docs/trust.md lists them."""
+    doc = TRUST_DOC.read_text(encoding="utf-8")
+    signals = seen[0]
+    assert signals["plugins"] == 0 and "navigator.plugins" in doc
+    assert signals["window-chrome"] == "undefined" and "window.chrome" in doc
+    assert signals["outer"] == signals["inner"] and "outerWidth" in doc
+    assert seen[-1]["history"] > 1 and "history.length" in doc

@@ -1,0 +1,69 @@
+"""What the audit reached is part of the observation, and content it could not reach fails the
+sample: pure scoring, no browser."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from lm_eval_a11y.observation import AuditCoverage, AxeResult, Observation, Timings
+from lm_eval_a11y.scoring import score_observation
+
+GOLDEN = Path(__file__).resolve().parents[1] / "fixtures" / "observations" / "reveal-photo.json"
+
+
+def _obs(audit: AuditCoverage) -> Observation:
+    return Observation(
+        case_id=None,
+        case_version=None,
+        status="ok",
+        error=None,
+        html_sha256="",
+        html_bytes=0,
+        axe=AxeResult(),
+        checks=(),
+        environment=None,
+        timings=Timings(),
+        audit=audit,
+    )
+
+
+def test_unaudited_content_fails_a_clean_sample_and_says_what() -> None:
+    what = "1 embedded document(s) axe cannot enter (<object>, <embed> or a frame out of reach)"
+    score = score_observation(_obs(AuditCoverage(recorded=True, unaudited=(what,))))
+    assert not score.passed
+    assert score.axe_clean  # axe found nothing: the failure is the coverage's, and says so
+    assert score.reasons == (f"content could not be audited: {what}",)
+
+
+def test_fully_audited_sample_passes() -> None:
+    audit = AuditCoverage(
+        recorded=True, frames_audited=2, closed_shadow_roots=1, horizon_ms=1000.0, late_audit="re-audited"
+    )
+    assert score_observation(_obs(audit)).passed
+
+
+def test_coverage_round_trips_through_json() -> None:
+    audit = AuditCoverage(
+        recorded=True,
+        frames_audited=1,
+        closed_shadow_roots=3,
+        unaudited=("x",),
+        horizon_ms=1002.5,
+        late_audit="unchanged",
+    )
+    obs = _obs(audit)
+    assert Observation.from_dict(json.loads(json.dumps(obs.to_dict()))) == obs
+
+
+def test_observations_from_before_coverage_load_and_score_as_before() -> None:
+    """``rescore --from-observations`` reads records written before ``audit`` existed."""
+    data = json.loads(GOLDEN.read_text(encoding="utf-8"))
+    del data["audit"]
+    obs = Observation.from_dict(data)
+    assert obs.audit == AuditCoverage()
+    assert not obs.audit.recorded and obs.audit.horizon_ms is None
+    assert (
+        score_observation(obs).reasons
+        == score_observation(Observation.from_dict(json.loads(GOLDEN.read_text()))).reasons
+    )
