@@ -462,6 +462,16 @@
   }
 
   let stylesAtAudit = '';
+
+  function hasOpenShadowRoot() {
+    const all = document.getElementsByTagName('*');
+    for (let i = 0; i < all.length; i += 1) {
+      if (all[i].shadowRoot) {
+        return true;
+      }
+    }
+    return false;
+  }
   // Whether the last audit met a shadow tree (whose changes the MutationObserver does not see).
   let shadowAtAudit = false;
 
@@ -611,7 +621,8 @@
         mutated: mutatedSinceAudit,
         animations: document.getAnimations().length,
         styles_changed: styleFingerprint() !== stylesAtAudit,
-        shadow_roots: shadowAtAudit,
+        // Shadow trees, even one attached late to an element already there (no mutation shows it).
+        shadow_roots: shadowAtAudit || hasOpenShadowRoot(),
       };
     },
     describe: (ref) => describe(element(ref)),

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from lm_eval_a11y.session import Tab
 
-__all__ = ["AuditPart", "audit_document", "may_have_closed_shadow_roots"]
+__all__ = ["AuditPart", "audit_document", "may_change_itself", "may_have_closed_shadow_roots"]
 
 # Beyond these a page is not audited further: each frame costs an axe compile and run, each
 # closed root three round trips, and the time budget would go on them.
@@ -60,6 +60,22 @@ _OBJECT_GROUP = "lm-eval-a11y-audit"
 
 def may_have_closed_shadow_roots(html: str) -> bool:
     return _MAY_HAVE_SHADOW_ROOTS.search(html) is not None
+
+
+# Markup that can change the page after load without a visitor doing anything: a script (also in
+# an event-handler attribute, a javascript: URL, a frame's srcdoc or a data: document), a CSS
+# animation or transition, an SVG (SMIL) animation, a marquee.
+_MAY_CHANGE = re.compile(
+    r"<script|\son[a-z]+\s*=|javascript:|srcdoc|data:(?!image/(?:png|gif|jpe?g|webp|avif)[;,])"
+    r"|animation|transition|<animate|<set[\s/>]|<marquee",
+    re.IGNORECASE,
+)
+
+
+def may_change_itself(html: str) -> bool:
+    """Whether the page could change after its first audit without anyone acting on it; a page
+    that cannot is not waited for (see the evaluator's late audit)."""
+    return _MAY_CHANGE.search(html) is not None
 
 
 @dataclass

@@ -519,6 +519,10 @@ class Session:
         await self._tab.trim_memory(heap)
         return result
 
+    @property
+    def html(self) -> str:
+        return self._html
+
     # ---------------------------------------------------------------- state control (checks)
 
     async def reset(self) -> None:
