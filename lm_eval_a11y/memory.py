@@ -9,10 +9,14 @@ seconds. Chromium has no switch that caps a renderer's memory, so the evaluator 
 
 - kills a renderer (SIGKILL) holding more than ``renderer_bytes``; the page's tab sees a crash,
   and the evaluator reports the sample as ``error`` with "memory limit" in the reason;
-- kills the largest renderer while the whole browser holds more than ``browser_bytes``.
+- kills the GPU process (software WebGL keeps a page's textures there) over the same limit;
+- kills the largest renderer or GPU process while the whole browser holds more than
+  ``browser_bytes``.
 
-The browser's processes come from the browser itself (CDP ``SystemInfo.getProcessInfo``), so the
-watchdog never looks at, let alone touches, a process that is not this browser's. What it cannot
+The browser's pid comes from the browser itself (CDP ``SystemInfo.getProcessInfo``) and its
+processes are that pid and its descendants in ``/proc`` (the CDP call is not asked again: it
+stalls while a GPU process restarts), so the watchdog never looks at, let alone touches, a process
+that is not this browser's. What it cannot
 do is stop an allocation between two readings: the overshoot is what a page allocates in one
 interval (measured figures in docs/isolation.md).
 """
@@ -21,17 +25,24 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 import signal
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["MemoryKill", "MemoryWatchdog", "process_bytes"]
+__all__ = ["MemoryKill", "MemoryWatchdog", "browser_processes", "process_bytes"]
 
-_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+_log = logging.getLogger(__name__)
+
+# Processes the watchdog may kill: a renderer (its pages crash; the sample is an error) and the
+# GPU process, where software WebGL keeps a page's textures and buffers (Chromium starts a new
+# one; pages lose their WebGL contexts). The browser and its services are never touched.
+_KILLABLE = ("renderer", "GPU")
+_NAMES = {"renderer": "renderer", "GPU": "GPU process"}
 
 
 def process_bytes(pid: int) -> int | None:
@@ -56,6 +67,7 @@ class MemoryKill:
     """One renderer the watchdog killed, and why."""
 
     pid: int
+    kind: str
     held_bytes: int
     reason: str
     at: float
@@ -65,11 +77,10 @@ class MemoryKill:
 class MemoryWatchdog:
     """Polls the memory of one browser's processes and kills renderers over the limits.
 
-    ``processes`` answers the browser's current processes as ``(pid, type)`` pairs; the
-    evaluator passes a call of CDP ``SystemInfo.getProcessInfo``.
+    ``browser_pid`` answers the pid of the browser being watched (None while there is none).
     """
 
-    processes: Callable[[], Awaitable[list[tuple[int, str]]]]
+    browser_pid: Callable[[], int | None]
     renderer_bytes: int
     browser_bytes: int
     interval_s: float = 0.1
@@ -79,6 +90,7 @@ class MemoryWatchdog:
     kills: list[MemoryKill] = field(default_factory=list)
     peak_browser_bytes: int = 0
     _known: list[tuple[int, str]] = field(default_factory=list)
+    _kinds: dict[int, str] = field(default_factory=dict)
     _task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -101,7 +113,7 @@ class MemoryWatchdog:
         was killed could take the other's reason; both reasons name memory in practice.)
         """
         for index, kill in enumerate(self.kills):
-            if kill.at >= since:
+            if kill.kind == "renderer" and kill.at >= since:
                 return self.kills.pop(index)
         return None
 
@@ -109,48 +121,90 @@ class MemoryWatchdog:
         tick = 0
         while True:
             if tick % self.refresh_every == 0:
-                with contextlib.suppress(Exception):  # the browser may be restarting
-                    self._known = await asyncio.wait_for(self.processes(), 2)
+                self._known = self._processes()
             tick += 1
-            self.check()
+            try:
+                self.check()
+            except Exception:  # noqa: BLE001 - a watchdog that stops watching would be worse than a missed tick
+                _log.exception("memory watchdog: one reading failed")
             await asyncio.sleep(self.interval_s)
+
+    def _processes(self) -> list[tuple[int, str]]:
+        """The browser's process and its descendants, each with its Chromium ``--type``."""
+        root = self.browser_pid()
+        if root is None:
+            return []
+        children: dict[int, list[int]] = {}
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                stat = (entry / "stat").read_bytes()
+            except OSError:
+                continue
+            children.setdefault(int(stat.rsplit(b")", 1)[1].split()[1]), []).append(int(entry.name))
+        found: list[tuple[int, str]] = []
+        todo = [root]
+        seen: set[int] = set()
+        while todo:
+            pid = todo.pop()
+            if pid in seen:
+                continue
+            seen.add(pid)
+            found.append((pid, "browser" if pid == root else self._kind(pid)))
+            todo.extend(children.get(pid, ()))
+        self._kinds = {pid: kind for pid, kind in self._kinds.items() if pid in seen}
+        return found
+
+    def _kind(self, pid: int) -> str:
+        if pid not in self._kinds:
+            kind = "other"
+            with contextlib.suppress(OSError):
+                # Chromium's children rewrite their command line as one string, spaces between.
+                for arg in Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").split():
+                    if arg.startswith(b"--type="):
+                        kind = {"renderer": "renderer", "gpu-process": "GPU"}.get(arg[7:].decode(), arg[7:].decode())
+                        break
+            self._kinds[pid] = kind
+        return self._kinds[pid]
 
     def check(self) -> None:
         """One reading of every known process, and the kills it calls for."""
         held: dict[int, int] = {}
-        renderers: list[int] = []
+        killable: dict[int, str] = {}
         for pid, kind in self._known:
             size = process_bytes(pid)
             if size is None:
                 continue
             held[pid] = size
-            if kind == "renderer":
-                renderers.append(pid)
+            if kind in _KILLABLE:
+                killable[pid] = kind
         total = sum(held.values())
         self.peak_browser_bytes = max(self.peak_browser_bytes, total)
-        for pid in renderers:
+        for pid, kind in killable.items():
             if held[pid] > self.renderer_bytes:
-                self._kill(pid, held[pid], f"the renderer held {held[pid] / 2**20:,.0f} MiB")
+                self._kill(pid, kind, held[pid], f"the {_NAMES[kind]} held {held[pid] / 2**20:,.0f} MiB")
                 total -= held.pop(pid)
         while total > self.browser_bytes:
-            alive = [pid for pid in renderers if pid in held]
+            alive = [pid for pid in killable if pid in held]
             if not alive:
                 break
             largest = max(alive, key=held.__getitem__)
             self._kill(
                 largest,
+                killable[largest],
                 held[largest],
-                f"the browser held {total / 2**20:,.0f} MiB; this renderer was the largest,"
-                f" {held[largest] / 2**20:,.0f} MiB",
+                f"the browser held {total / 2**20:,.0f} MiB; this {_NAMES[killable[largest]]} was its largest"
+                f" process, {held[largest] / 2**20:,.0f} MiB",
             )
             total -= held.pop(largest)
 
-    def _kill(self, pid: int, held_bytes: int, reason: str) -> None:
+    def _kill(self, pid: int, kind: str, held_bytes: int, reason: str) -> None:
         try:
             os.kill(pid, signal.SIGKILL)
         except ProcessLookupError:
             return
-        self.kills.append(MemoryKill(pid, held_bytes, reason, time.monotonic()))
+        self.kills.append(MemoryKill(pid, kind, held_bytes, reason, time.monotonic()))
         self._known = [(p, kind) for p, kind in self._known if p != pid]
 
 
