@@ -212,7 +212,6 @@ class AsyncEvaluator:
         self._background: set[asyncio.Future[Any]] = set()
         self._watchdog: MemoryWatchdog | None = None
         self._browser_cdp: Any = None
-        self._browser_pid: int | None = None
         self._render_settings = RenderSettings(
             viewport=self.settings.viewport,
             axe_source=self._axe_source,
@@ -259,11 +258,9 @@ class AsyncEvaluator:
     async def _watch_memory(self) -> None:
         """Start (or point at the new browser) the watchdog that bounds the browser's memory."""
         self._browser_cdp = await self._browser.new_browser_cdp_session()
-        processes = await browser_processes(self._browser_cdp)
-        self._browser_pid = next((pid for pid, kind in processes if kind == "browser"), None)
         if self._watchdog is None:
             self._watchdog = MemoryWatchdog(
-                browser_pid=lambda: self._browser_pid,
+                processes=lambda: browser_processes(self._browser_cdp),
                 renderer_bytes=self.settings.renderer_memory_mb * 2**20,
                 browser_bytes=self.settings.browser_memory_mb * 2**20,
             )
@@ -321,6 +318,8 @@ class AsyncEvaluator:
             # the tab's page-level route answers its own requests first.
             await slot.context.route("**/*", lambda route: self._refuse(tab, route))
             await tab.start()
+            if self._watchdog is not None:
+                self._watchdog.refresh()  # the new context's renderer
             slot.tab = tab
             slot.uses = 0
             slot.broken = False
