@@ -17,6 +17,8 @@ import asyncio
 import atexit
 import contextlib
 import hashlib
+import math
+import re
 import threading
 import time
 from collections.abc import Awaitable, Callable, Iterable, Sequence
@@ -37,6 +39,7 @@ from lm_eval_a11y.browser import (
 from lm_eval_a11y.cases import Case
 from lm_eval_a11y.check_order import guess_acts, guess_wait_ms
 from lm_eval_a11y.checks import Check, Outcome
+from lm_eval_a11y.memory import MemoryKill, MemoryWatchdog, browser_processes
 from lm_eval_a11y.observation import (
     AuditCoverage,
     AxeFinding,
@@ -48,7 +51,15 @@ from lm_eval_a11y.observation import (
     Timings,
 )
 from lm_eval_a11y.resources import axe_path, probe_path
-from lm_eval_a11y.session import EventLog, ProbeError, RenderSettings, Session, Tab, findings_from_probe
+from lm_eval_a11y.session import (
+    EventLog,
+    ProbeError,
+    RenderSettings,
+    Session,
+    Tab,
+    findings_from_probe,
+    repair_text,
+)
 
 __all__ = ["AXE_TAGS", "AsyncEvaluator", "Evaluator", "EvaluatorSettings"]
 
@@ -57,6 +68,16 @@ AXE_TAGS: tuple[str, ...] = ("wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22
 T = TypeVar("T")
 
 _CRASHED = "the page crashed the renderer (out of memory or a renderer fault)"
+# How long leaving a sample's document may take before the slot gets a new renderer instead: an
+# ordinary departure takes about 15 ms, one under heavy load a few hundred.
+_DEPART_S = 2.0
+# axe-core waits up to 10 s for the metadata of autoplaying media before its no-autoplay-audio
+# rule, and media from the network never loads here (every request is refused): each axe run of
+# such a page waited the whole 10 s. That rule only ever reports "needs review" (axe marks it
+# reviewOnFail), which never counts against a sample, so media is not preloaded at all;
+# stylesheets still are (css-orientation-lock reads them).
+_AXE_PRELOAD = {"assets": ["cssom"]}
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 # The late-change horizon: what a page changes within this long after the navigation to it is
 # audited (see AsyncEvaluator._late_audit; its cost is measured in docs/trust.md). A timer of
@@ -69,6 +90,13 @@ _HORIZON_SHARE_OF_BUDGET = 0.25
 
 @dataclass(frozen=True)
 class EvaluatorSettings:
+    """How the evaluator runs. Refused when a value could not bound what it is meant to bound.
+
+    ``renderer_memory_mb``: a renderer holding more is killed and its sample is an ``error``
+    ("memory limit"). ``browser_memory_mb``: while the whole browser holds more, its largest
+    renderer is killed. See :mod:`lm_eval_a11y.memory` and docs/isolation.md.
+    """
+
     concurrency: int = DEFAULT_CONCURRENCY
     timeout_s: float = 20.0
     viewport: tuple[int, int] = (1280, 800)
@@ -78,16 +106,34 @@ class EvaluatorSettings:
     screenshots: Path | None = None
     # How long after the navigation to a sample its own changes are still audited (_late_audit).
     late_horizon_ms: int = LATE_HORIZON_MS
+    renderer_memory_mb: int = 1024
+    browser_memory_mb: int = 3072
 
     def __post_init__(self) -> None:
-        if self.concurrency < 1:
-            raise ValueError(f"concurrency must be at least 1, got {self.concurrency}")
-        if self.timeout_s <= 0:
-            raise ValueError(f"timeout_s must be positive, got {self.timeout_s}")
-        if self.recycle_after < 1:
-            raise ValueError(f"recycle_after must be at least 1, got {self.recycle_after}")
-        if self.late_horizon_ms < 0:
-            raise ValueError(f"late_horizon_ms must not be negative, got {self.late_horizon_ms}")
+        _require_int("concurrency", self.concurrency, 1)
+        # A NaN budget compares false with everything (every page failed "budget of nan s") and
+        # an infinite one lets a hanging page hang forever.
+        if isinstance(self.timeout_s, bool) or not isinstance(self.timeout_s, (int, float)):
+            raise ValueError(f"timeout_s must be a number of seconds, got {self.timeout_s!r}")
+        if not math.isfinite(self.timeout_s) or self.timeout_s <= 0:
+            raise ValueError(f"timeout_s must be a finite number of seconds above 0, got {self.timeout_s!r}")
+        _require_int("recycle_after", self.recycle_after, 1)
+        _require_int("max_html_bytes", self.max_html_bytes, 1)
+        _require_int("settle_ms", self.settle_ms, 0)
+        _require_int("late_horizon_ms", self.late_horizon_ms, 0)
+        _require_int("renderer_memory_mb", self.renderer_memory_mb, 64)
+        _require_int("browser_memory_mb", self.browser_memory_mb, self.renderer_memory_mb)
+        if len(self.viewport) != 2:
+            raise ValueError(f"viewport must be (width, height), got {self.viewport!r}")
+        for side in self.viewport:
+            _require_int("each side of viewport", side, 1)
+
+
+def _require_int(name: str, value: object, least: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{name} must be a whole number, got {value!r}")
+    if value < least:
+        raise ValueError(f"{name} must be at least {least}, got {value}")
 
 
 @dataclass
@@ -123,6 +169,8 @@ class _Run:
     # The late-change horizon that applied (see AuditCoverage) and what the late audit did.
     horizon_ms: float | None = None
     late_audit: str = "none"
+    # When the evaluation began (time.monotonic), to find the memory kill that ended it.
+    began: float = 0.0
 
 
 def _html_digest(html: str) -> tuple[str, int]:
@@ -184,6 +232,8 @@ class AsyncEvaluator:
         self._chromium_version = ""
         self._waiting = 0
         self._background: set[asyncio.Future[Any]] = set()
+        self._watchdog: MemoryWatchdog | None = None
+        self._browser_cdp: Any = None
         self._render_settings = RenderSettings(
             viewport=self.settings.viewport,
             axe_source=self._axe_source,
@@ -191,6 +241,7 @@ class AsyncEvaluator:
             axe_options={
                 "runOnly": {"type": "tag", "values": list(AXE_TAGS)},
                 "resultTypes": ["violations", "incomplete"],
+                "preload": _AXE_PRELOAD,
             },
             settle_ms=self.settings.settle_ms,
         )
@@ -216,6 +267,7 @@ class AsyncEvaluator:
                 ignore_default_args=list(IGNORED_DEFAULT_ARGS),
             )
             self._chromium_version = self._browser.version
+            await self._watch_memory()
             if self._slots is None:
                 # Once only: after a browser restart, evaluations still hold slots of this queue
                 # and wait on it; a new queue would strand them. Their stale contexts fail once
@@ -224,7 +276,31 @@ class AsyncEvaluator:
                 for _ in range(self.settings.concurrency):
                     self._slots.put_nowait(_Slot())
 
+    async def _watch_memory(self) -> None:
+        """Start (or point at the new browser) the watchdog that bounds the browser's memory."""
+        self._browser_cdp = await self._browser.new_browser_cdp_session()
+        if self._watchdog is None:
+            self._watchdog = MemoryWatchdog(
+                processes=lambda: browser_processes(self._browser_cdp),
+                renderer_bytes=self.settings.renderer_memory_mb * 2**20,
+                browser_bytes=self.settings.browser_memory_mb * 2**20,
+            )
+        self._watchdog.start()
+
+    async def browser_processes(self) -> list[tuple[int, str]]:
+        """The running browser's processes as ``(pid, type)`` pairs; empty when none runs."""
+        if self._browser is None or self._browser_cdp is None:
+            return []
+        return await browser_processes(self._browser_cdp)
+
+    @property
+    def memory_kills(self) -> tuple[MemoryKill, ...]:
+        """The renderers the memory watchdog killed so far (not yet reported to a sample)."""
+        return tuple(self._watchdog.kills) if self._watchdog is not None else ()
+
     async def close(self) -> None:
+        if self._watchdog is not None:
+            await self._watchdog.stop()
         if self._background:
             await asyncio.wait(set(self._background), timeout=10)
         browser, self._browser = self._browser, None
@@ -264,6 +340,8 @@ class AsyncEvaluator:
             # the tab's page-level route answers its own requests first.
             await slot.context.route("**/*", lambda route: self._refuse(tab, route))
             await tab.start()
+            if self._watchdog is not None:
+                self._watchdog.refresh()  # the new context's renderer
             slot.tab = tab
             slot.uses = 0
             slot.broken = False
@@ -299,6 +377,12 @@ class AsyncEvaluator:
         """Evaluate one page. Never raises for anything the page does; the outcome says it."""
         await self.start()
         assert self._slots is not None
+        html, lone_surrogates = repair_text(html)
+        repairs: tuple[str, ...] = ()
+        if lone_surrogates:
+            # Unicode that no browser or UTF-8 writer accepts: half of a surrogate pair. The
+            # page a browser would make of such bytes has U+FFFD in their place.
+            repairs = (f"{lone_surrogates} lone surrogate code points replaced with U+FFFD",)
         digest, size = _html_digest(html)
         if size > self.settings.max_html_bytes:
             return self._observation(
@@ -316,8 +400,9 @@ class AsyncEvaluator:
             slot = await self._slots.get()
         finally:
             self._waiting -= 1
-        run = _Run()
+        run = _Run(began=time.monotonic())
         started = time.perf_counter()
+        finished = 0.0
         try:
             try:
                 # A fresh context takes well under a second; one that never comes means the
@@ -329,11 +414,13 @@ class AsyncEvaluator:
                 raise
             run.events = tab.events
             status, error = await self._guarded(case, html, tab, run, name or digest[:12])
+            finished = time.perf_counter()
             if status != "ok":
                 slot.broken = True
-            elif self._waiting == 0:
-                # Nothing queued for this slot: leave the sample's document so its timers do not
-                # use the CPU while the slot is idle. With work queued, the next load replaces it.
+            else:
+                # Leave the document now, on this sample's time: its departure handlers never
+                # run, and one that would hold the renderer costs this slot its renderer, not
+                # the next sample its budget.
                 await self._leave(tab, slot)
         except Exception as err:  # noqa: BLE001 - infrastructure trouble becomes this sample's outcome
             slot.broken = True
@@ -342,7 +429,8 @@ class AsyncEvaluator:
             if slot.broken:
                 self._drop_context(slot)
             self._slots.put_nowait(slot)
-        return self._observation(case, digest, size, run, status, error, (time.perf_counter() - started) * 1000)
+        total_ms = ((finished or time.perf_counter()) - started) * 1000
+        return self._observation(case, digest, size, run, status, error, total_ms, repairs)
 
     async def evaluate_many(
         self,
@@ -387,25 +475,35 @@ class AsyncEvaluator:
         except TimeoutError:
             work.cancel()
             if run.session is not None and run.session.crashed.is_set():
-                return "error", _CRASHED
+                return "error", self._crash_reason(run)
             # Stop a runaway script so the renderer is free again; the context is dropped anyway,
             # so this gets only a short wait and the sample's outcome does not depend on it.
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(tab.terminate_scripts(), 0.25)
             return "timeout", self._timeout_reason(run)
         except _PageCrashedError:
-            return "error", _CRASHED
+            return "error", self._crash_reason(run)
         except ProbeError as err:
             if run.session is not None and run.session.crashed.is_set():
-                return "error", _CRASHED
+                return "error", self._crash_reason(run)
             return "error", f"the page could not be observed: {err}"
         except Exception as err:  # noqa: BLE001 - Playwright raises plain Error for page faults
             if run.session is not None and run.session.crashed.is_set():
-                return "error", _CRASHED
+                return "error", self._crash_reason(run)
             return "error", f"the page could not be evaluated: {type(err).__name__}: {str(err).splitlines()[0]}"
         finally:
             if not work.done():
                 work.cancel()
+
+    def _crash_reason(self, run: _Run) -> str:
+        kill = self._watchdog.take_kill(run.began) if self._watchdog is not None else None
+        if kill is None:
+            return _CRASHED
+        return (
+            f"the page went over the memory limit and its renderer was killed ({kill.reason}; limits:"
+            f" {self.settings.renderer_memory_mb} MiB per renderer, {self.settings.browser_memory_mb} MiB"
+            " for the browser)"
+        )
 
     def _timeout_reason(self, run: _Run) -> str:
         reason = f"the evaluation took longer than its budget of {self.settings.timeout_s:g} s"
@@ -581,13 +679,27 @@ class AsyncEvaluator:
         return str(path)
 
     async def _leave(self, tab: Tab, slot: _Slot) -> None:
+        """Leave the sample's document (:meth:`Tab.depart`) within ``_DEPART_S``.
+
+        A page that is running a script when we leave (a long task, a timer that spins) keeps
+        the renderer from answering: rather than wait for it, or interrupt it and risk the
+        interruption landing in the next document, the slot gets a new context and renderer.
+        """
         try:
-            await asyncio.wait_for(tab.blank(), 5)
+            await asyncio.wait_for(tab.depart(), _DEPART_S)
         except Exception:  # noqa: BLE001 - a page that will not leave takes its context with it
             slot.broken = True
 
     def _observation(
-        self, case: Case | None, digest: str, size: int, run: _Run, status: str, error: str | None, total_ms: float
+        self,
+        case: Case | None,
+        digest: str,
+        size: int,
+        run: _Run,
+        status: str,
+        error: str | None,
+        total_ms: float,
+        repairs: tuple[str, ...] = (),
     ) -> Observation:
         runs: list[tuple[str, dict[str, Any]]] = []
         if run.session is not None:
@@ -607,7 +719,7 @@ class AsyncEvaluator:
                 for c in case.checks
             ]
         events = run.events
-        return Observation(
+        observation = Observation(
             case_id=case.id if case is not None else None,
             case_version=case.version if case is not None else None,
             status=status,  # type: ignore[arg-type]
@@ -638,10 +750,12 @@ class AsyncEvaluator:
                 popup_urls=tuple(events.popup_urls),
                 dialogs=events.dialogs,
                 popups=events.popups,
+                input_repairs=repairs,
             ),
             screenshot=run.screenshot,
             audit=_coverage(run),
         )
+        return _valid_unicode(observation)
 
 
 def _coverage(run: _Run) -> AuditCoverage:
@@ -663,6 +777,39 @@ def _coverage(run: _Run) -> AuditCoverage:
 
 class _PageCrashedError(Exception):
     pass
+
+
+def _valid_unicode(observation: Observation) -> Observation:
+    """The observation with every lone surrogate replaced, so that its record can be written.
+
+    A page's own script can put half a surrogate pair in the DOM, a check message or an axe
+    node's HTML. Rebuilt only when one is found (a walk of the record's strings: well under a
+    millisecond for an ordinary observation).
+    """
+    data = observation.to_dict()
+    if not _has_surrogate(data):
+        return observation
+    return Observation.from_dict(_repaired(data))
+
+
+def _has_surrogate(value: Any) -> bool:
+    if isinstance(value, str):
+        return _SURROGATE.search(value) is not None
+    if isinstance(value, dict):
+        return any(_has_surrogate(k) or _has_surrogate(v) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return any(_has_surrogate(v) for v in value)
+    return False
+
+
+def _repaired(value: Any) -> Any:
+    if isinstance(value, str):
+        return repair_text(value)[0]
+    if isinstance(value, dict):
+        return {_repaired(k): _repaired(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_repaired(v) for v in value)
+    return value
 
 
 def _consume(task: asyncio.Future[Any]) -> None:
@@ -708,6 +855,10 @@ class Evaluator:
 
     def evaluate(self, case: Case | None, html: str, *, name: str | None = None) -> Observation:
         return self._submit(self._core.evaluate(case, html, name=name))
+
+    def browser_processes(self) -> list[tuple[int, str]]:
+        """The running browser's processes as ``(pid, type)`` pairs; empty when none runs."""
+        return self._submit(self._core.browser_processes())
 
     def evaluate_many(
         self,

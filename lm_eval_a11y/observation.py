@@ -132,6 +132,9 @@ class PageEvents:
     popup_urls: tuple[str, ...] = ()
     dialogs: int = 0
     popups: int = 0
+    # What the evaluator had to change in the input before a browser could take it (lone
+    # surrogate code points replaced with U+FFFD); empty when the page was rendered as given.
+    input_repairs: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -241,6 +244,7 @@ def _events(data: dict[str, Any]) -> PageEvents:
         popup_urls=tuple(data.get("popup_urls", ())),
         dialogs=int(data.get("dialogs", 0)),
         popups=int(data.get("popups", 0)),
+        input_repairs=tuple(data.get("input_repairs", ())),
     )
 
 

@@ -1,0 +1,122 @@
+"""Shared helpers of the isolation suite: pages, a record of what a verdict depends on, and the
+processes of the browser a test started."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from collections.abc import Awaitable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+from lm_eval_a11y.cases import Case, get_case
+from lm_eval_a11y.evaluator import AsyncEvaluator
+from lm_eval_a11y.observation import Observation
+from lm_eval_a11y.scoring import score_observation
+
+HERE = Path(__file__).resolve().parent
+PAGES = HERE / "pages"
+ENGINE_PAGES = HERE.parent / "pages"
+REPO = HERE.parents[1]
+# How many times every poison/victim pair runs; A11Y_ISOLATION_ROUNDS=20 for a longer soak.
+ROUNDS = int(os.environ.get("A11Y_ISOLATION_ROUNDS", "5"))
+BUDGET_S = 8.0
+# What one evaluation may take beyond its budget on a busy machine: building the observation,
+# leaving the document, a new context after a bad one.
+GRACE_S = 4.0
+
+T = TypeVar("T")
+
+
+def page(name: str) -> str:
+    return (PAGES / name).read_text(encoding="utf-8")
+
+
+def engine_page(name: str) -> str:
+    return (ENGINE_PAGES / name).read_text(encoding="utf-8")
+
+
+def login_case() -> tuple[Case, str]:
+    """The login-form case and one of its passing examples: a real case with acting checks."""
+    case = get_case("login-form")
+    html = (REPO / "test_cases" / "login-form" / "examples" / "pass-alert-message.html").read_text(encoding="utf-8")
+    return case, html
+
+
+def verdict_record(obs: Observation) -> dict[str, Any]:
+    """Everything of an observation that a verdict or a data team's filter reads, without times."""
+    score = score_observation(obs)
+    return {
+        "status": obs.status,
+        "error": obs.error,
+        "passed": score.passed,
+        "wcag_failures": sorted((f.rule_id, f.node_count) for f in obs.axe.wcag_failures),
+        "best_practice": sorted((f.rule_id, f.node_count) for f in obs.axe.best_practice_findings),
+        "checks": [(c.id, c.outcome, c.message) for c in obs.checks],
+        "events": obs.events,
+    }
+
+
+async def in_order(ev: AsyncEvaluator, pairs: Sequence[tuple[Case | None, str]]) -> list[Observation]:
+    """Evaluate ``pairs`` queued at once: with one slot each starts on the renderer the one
+    before it left, right after it (evaluate_many would reorder them by expected cost)."""
+    return list(await asyncio.gather(*(ev.evaluate(case, html) for case, html in pairs)))
+
+
+def run(coro: Awaitable[T]) -> T:
+    async def main() -> T:
+        return await coro
+
+    return asyncio.run(main())
+
+
+def descendants(root: int) -> set[int]:
+    """``root`` and every process below it, from /proc (only the browser this test started)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        parent = int(stat.rsplit(")", 1)[1].split()[1])
+        children.setdefault(parent, []).append(int(entry.name))
+    found, todo = set(), [root]
+    while todo:
+        pid = todo.pop()
+        if pid in found:
+            continue
+        found.add(pid)
+        todo.extend(children.get(pid, ()))
+    return found
+
+
+def alive(pids: set[int]) -> set[int]:
+    """Those of ``pids`` still running (a zombie waiting for its parent counts as gone)."""
+    running = set()
+    for pid in pids:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if state != "Z":
+            running.add(pid)
+    return running
+
+
+async def browser_tree(ev: AsyncEvaluator) -> set[int]:
+    """The pids of the evaluator's browser and everything it started."""
+    processes = await ev.browser_processes()
+    (browser,) = [pid for pid, kind in processes if kind == "browser"]
+    return descendants(browser) | {pid for pid, _ in processes}
+
+
+async def closed_without_leftovers(ev: AsyncEvaluator, pids: set[int], wait_s: float = 15.0) -> set[int]:
+    """Close the evaluator; the pids of ``pids`` still running ``wait_s`` later (empty is good)."""
+    await ev.close()
+    deadline = time.monotonic() + wait_s
+    while alive(pids) and time.monotonic() < deadline:
+        await asyncio.sleep(0.2)
+    return alive(pids)
