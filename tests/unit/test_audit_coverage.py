@@ -67,3 +67,31 @@ def test_observations_from_before_coverage_load_and_score_as_before() -> None:
         score_observation(obs).reasons
         == score_observation(Observation.from_dict(json.loads(GOLDEN.read_text()))).reasons
     )
+
+
+def test_markup_that_can_change_itself_is_waited_for() -> None:
+    from lm_eval_a11y.audit import may_change_itself
+
+    assert not may_change_itself('<main><h1>Hi</h1><img src="data:image/png;base64,AA==" alt="x"></main>')
+    for dynamic in (
+        "<script>setTimeout(f, 300)</script>",
+        '<body onload="f()">',
+        '<a href="javascript:f()">x</a>',
+        "<style>.x { animation: show 0s 1s forwards }</style>",
+        "<style>.x { transition: opacity 1s }</style>",
+        '<svg><set attributeName="visibility" to="visible" begin="1s"/></svg>',
+        '<iframe srcdoc="x"></iframe>',
+        '<iframe src="data:text/html,%3Cscript%3E"></iframe>',
+    ):
+        assert may_change_itself(dynamic), dynamic
+
+
+def test_closed_shadow_root_search_skips_only_pages_that_cannot_have_one() -> None:
+    from lm_eval_a11y.audit import may_have_closed_shadow_roots
+
+    assert not may_have_closed_shadow_roots("<main><p>static</p></main>")
+    assert may_have_closed_shadow_roots('<div><template shadowrootmode="closed"><p>x</p></template></div>')
+    assert may_have_closed_shadow_roots("<script>el['attach' + 'Shadow']({mode: 'closed'})</script>")
+    big_static = "<p>word</p>" * 30_000
+    assert not may_have_closed_shadow_roots(big_static + "<script>f()</script>")
+    assert may_have_closed_shadow_roots(big_static + "<script>el.attachShadow({mode: 'closed'})</script>")
