@@ -247,7 +247,7 @@
 
   // Let the page react to what we did: at least two animation frames and at least `ms` of
   // timers, waited for side by side, then one more task turn for what those callbacks queued.
-  function settle(ms) {
+  function react(ms) {
     return new Promise((resolve) => {
       let waiting = 2;
       const done = () => {
@@ -259,6 +259,50 @@
       requestAnimationFrame(() => requestAnimationFrame(done));
       setTimeout(done, ms);
     });
+  }
+
+  // How long a caller that does not say (the load) lets animations run: see docs/settling.md.
+  const DEFAULT_ANIMATION_CAP_MS = 1000;
+
+  // The milliseconds until the last running animation that can end before `deadline` ends: CSS
+  // transitions and animations and Web Animations (the page's el.animate() calls too: the
+  // document lists every animation, whichever world made it). Infinite ones, paused ones and
+  // ones that end after the deadline are not waited for: no wait would show their end.
+  function animationTimeLeft(deadline) {
+    const now = performance.now();
+    let left = 0;
+    for (const animation of document.getAnimations()) {
+      const rate = animation.playbackRate;
+      if (animation.playState !== 'running' || !rate || !animation.effect) {
+        continue;
+      }
+      const timing = animation.effect.getComputedTiming();
+      // A scroll-driven animation's times are not milliseconds; it ends when the page scrolls.
+      if (!Number.isFinite(timing.endTime) || (timing.localTime !== null && typeof timing.localTime !== 'number')) {
+        continue;
+      }
+      const local = timing.localTime === null ? 0 : timing.localTime;
+      const remaining = rate > 0 ? (timing.endTime - local) / rate : local / -rate;
+      if (remaining > 0 && now + remaining <= deadline) {
+        left = Math.max(left, remaining);
+      }
+    }
+    return left;
+  }
+
+  // Settle: react(ms), then, while animations that can end within `capMs` of the start are
+  // running (a fade, a slide, a height transition), wait for them and react once more, so that
+  // transitionend and animationend handlers (which often set `hidden`) have run. A page with
+  // nothing animating pays one getAnimations() call more than react(ms).
+  async function settle(ms, capMs) {
+    const start = performance.now();
+    await react(ms);
+    const cap = capMs === undefined ? DEFAULT_ANIMATION_CAP_MS : capMs;
+    const deadline = start + Math.max(cap, 0);
+    for (let left = animationTimeLeft(deadline); left > 0; left = animationTimeLeft(deadline)) {
+      await react(left);
+    }
+    return true;
   }
 
   function deepActive() {
@@ -557,12 +601,20 @@
     }),
     settle,
     // A key press's settling and the focus it leaves, in one round trip.
-    settleThenActive: (ms) => settle(ms).then(() => describe(deepActive())),
+    settleThenActive: (ms, capMs) => settle(ms, capMs).then(() => describe(deepActive())),
+    // What animationTimeLeft sees now, for tests and diagnostics.
+    animationTimeLeft: (capMs) => animationTimeLeft(performance.now() + capMs),
     sync,
     focus: (ref) => {
       element(ref).focus();
       touched();
       return describe(deepActive());
+    },
+    // A programmatic focus as an action: the page settles before focus is read.
+    focusThenSettle: (ref, ms, capMs) => {
+      element(ref).focus();
+      touched();
+      return settle(ms, capMs).then(() => describe(deepActive()));
     },
     blur: () => {
       const active = deepActive();

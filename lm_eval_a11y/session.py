@@ -11,15 +11,24 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from playwright.async_api import BrowserContext, CDPSession, FloatRect, Page, Route
 
 from lm_eval_a11y.observation import AxeFinding, AxeNode
 
-__all__ = ["Element", "Heading", "Landmark", "ProbeError", "Session", "Tab"]
+__all__ = ["SETTLE_CAP_MS", "Element", "Heading", "Landmark", "ProbeError", "Session", "Tab"]
+
+# How long after an action the session waits for the page's animations to end, and how long
+# Session.eventually asks a condition again: long enough for the fades, slides and delayed
+# closes pages use (UI libraries animate for 150-600 ms), short enough that a page that never
+# settles costs one second per action. Why this number: docs/settling.md.
+SETTLE_CAP_MS = 1000
+# Between two readings of Session.eventually: the page's frames and timers run meanwhile.
+_POLL_MS = 50
+_T = TypeVar("_T")
 
 _ALLOWED_SCHEMES = ("data:", "blob:", "about:")
 _WORLD = "lm-eval-a11y"
@@ -458,14 +467,40 @@ class Session:
 
     async def settle(self, ms: int | None = None) -> None:
         """Let the page react: at least two animation frames and at least ``ms`` milliseconds of
-        timers (the setting's ``settle_ms`` by default), side by side, then one more task turn."""
+        timers (the setting's ``settle_ms`` by default), side by side, then one more task turn;
+        then, while CSS transitions, CSS animations or Web Animations that can end within
+        :data:`SETTLE_CAP_MS` of the start are running, wait for them to end and react again.
+
+        Infinite animations and ones that end later than the cap are not waited for. Every
+        action (press, click, hover, typing, focus) settles this way before it returns."""
         await self._settled("settle", ms)
 
-    async def _settled(self, function: str, ms: int | None = None) -> Any:
-        """Call a probe function that settles as :meth:`settle` describes, then returns."""
+    async def _settled(self, function: str, ms: int | None = None, cap_ms: int = SETTLE_CAP_MS, *first: Any) -> Any:
+        """Call a probe function (with ``first`` arguments before the timings) that settles as
+        :meth:`settle` describes, then returns."""
         delay = self._settings.settle_ms if ms is None else ms
         self._epoch += 1
-        return await self.probe(function, max(int(delay), 0))
+        return await self.probe(function, *first, max(int(delay), 0), max(int(cap_ms), 0))
+
+    async def eventually(self, condition: Callable[[], Awaitable[_T]], within_ms: int = SETTLE_CAP_MS) -> _T:
+        """Ask ``condition`` until its answer is truthy or ``within_ms`` have passed; return the
+        last answer.
+
+        For what a page does on a timer after an action has settled (a menu that closes 300 ms
+        after Escape, a message shown after a debounce): :meth:`settle` cannot see a page's
+        timers, so a check that expects a change asks again, as a person would look again. The
+        condition reads the page afresh each time (``find``, ``refresh``, ``active``). A page
+        that changes at once pays one reading; only a page that never changes waits the whole
+        ``within_ms``.
+        """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + max(within_ms, 0) / 1000
+        while True:
+            answer = await condition()
+            left_ms = (deadline - loop.time()) * 1000
+            if answer or left_ms <= 0:
+                return answer
+            await self._settled("settle", min(_POLL_MS, int(left_ms)), int(left_ms))
 
     async def wait(self, ms: int) -> None:
         self._epoch += 1
@@ -550,9 +585,10 @@ class Session:
         await self.settle()
 
     async def focus(self, element: Element) -> Element | None:
-        """Move focus programmatically, as a starting point for keyboard steps."""
+        """Move focus programmatically, as a starting point for keyboard steps; the page settles
+        (:meth:`settle`: a tooltip that fades in on focus has faded in) before focus is read."""
         self._touch()
-        data = await self.probe("focus", element.ref)
+        data = await self._settled("focusThenSettle", None, SETTLE_CAP_MS, element.ref)
         return None if data is None else _element(data)
 
     async def blur(self) -> None:
