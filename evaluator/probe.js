@@ -556,6 +556,46 @@
     };
   }
 
+  // What a person meets in the main content before a skip link's target: the first text or
+  // replaced element (image, control, frame) between the start of `region` and the target (or,
+  // for a target just before the region, between the two), described in a few words; null when
+  // there is none. Navigation landmarks (breadcrumbs at the top of main) and what assistive
+  // technology does not present are passed over.
+  const CONTENT_LEAVES = new Set(['IMG', 'SVG', 'VIDEO', 'CANVAS', 'INPUT', 'BUTTON', 'SELECT', 'TEXTAREA',
+    'IFRAME', 'OBJECT', 'EMBED', 'AUDIO']);
+  function contentBefore(target, region) {
+    if (target === region || target.contains(region)) {
+      return null;
+    }
+    const range = document.createRange();
+    if (region.contains(target)) {
+      range.setStart(region, 0);
+      range.setEndBefore(target);
+    } else if (target.compareDocumentPosition(region) & Node.DOCUMENT_POSITION_FOLLOWING) {
+      range.setStartAfter(target);
+      range.setEndBefore(region);
+    } else {
+      return 'the target comes after the main content';
+    }
+    const root = range.commonAncestorContainer;
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT);
+    for (let node = walker.currentNode; node; node = walker.nextNode()) {
+      if (node === root || !range.intersectsNode(node) || node.contains(target) || node.contains(region)) {
+        continue;
+      }
+      const el = node.nodeType === Node.TEXT_NODE ? node.parentElement : node;
+      const isLeaf = node.nodeType === Node.TEXT_NODE ? node.data.trim() !== '' : CONTENT_LEAVES.has(el.tagName.toUpperCase());
+      if (!isLeaf || el.closest('nav, [role="navigation"], script, style, template, noscript') || isHiddenFromAT(el)) {
+        continue;
+      }
+      if (node.nodeType === Node.TEXT_NODE) {
+        return `the text "${node.data.trim().replace(/\s+/g, ' ').slice(0, 60)}"`;
+      }
+      return `<${el.tagName.toLowerCase()}>`;
+    }
+    return null;
+  }
+
   globalThis.__a11yProbe = Object.freeze({
     axeVersion: () => axe.version,
     // How many times this document's virtual tree was built for our own calls (axe's runs not
@@ -641,5 +681,6 @@
       body_text_length: (document.body ? document.body.innerText || '' : '').length,
     }),
     rangeValue: (ref) => rangeValue(element(ref)),
+    contentBefore: (targetRef, regionRef) => contentBefore(element(targetRef), element(regionRef)),
   });
 })();

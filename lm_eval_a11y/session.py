@@ -563,6 +563,15 @@ class Session:
     async def landmarks(self) -> list[Landmark]:
         return [Landmark(int(m["ref"]), m["role"], m["name"]) for m in await self.probe("landmarks")]
 
+    async def content_before(self, target: Element, region: Element) -> str | None:
+        """What a person meets in ``region`` (the main content) before ``target``: the first text,
+        image or control (a few words), or None when ``target`` is at the region's start.
+
+        Navigation landmarks and content hidden from assistive technology are passed over; a
+        target just before the region counts as its start, one after it does not."""
+        found = await self.probe("contentBefore", target.ref, region.ref)
+        return None if found is None else str(found)
+
     async def document_info(self) -> dict[str, Any]:
         info: dict[str, Any] = await self.probe("documentInfo")
         return info
