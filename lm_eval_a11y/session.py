@@ -595,9 +595,13 @@ class Session:
 
     async def focus(self, element: Element) -> Element | None:
         """Move focus programmatically, as a starting point for keyboard steps; the page settles
-        (:meth:`settle`: a tooltip that fades in on focus has faded in) before focus is read."""
+        (:meth:`settle`: a tooltip that fades in on focus has faded in) before focus is read.
+
+        Focus handlers run during the call itself, so the settle waits for frames and
+        animations but not for ``settle_ms`` of timers: a focus costs two frames on a page that
+        animates nothing."""
         self._touch()
-        data = await self._settled("focusThenSettle", None, SETTLE_CAP_MS, element.ref)
+        data = await self._settled("focusThenSettle", 0, SETTLE_CAP_MS, element.ref)
         return None if data is None else _element(data)
 
     async def blur(self) -> None:

@@ -319,7 +319,7 @@ def _settle_report(evaluator: Evaluator, html: str) -> tuple[str, dict[str, floa
 def test_actions_settle_until_animations_end(evaluator: Evaluator, html: str) -> None:
     """Read right after the press, an animated panel is in its final state, opening and closing."""
     seen, times = _settle_report(evaluator, html)
-    assert seen == "open=shown closed=hidden eventually=hidden"
+    assert seen == "initial=hidden open=shown closed=hidden eventually=hidden"
     # The close waited for its animation (0.3-0.5 s), and the wait ended with it.
     assert 250 <= times["close_ms"] < 1000 + 1500
 
@@ -327,7 +327,7 @@ def test_actions_settle_until_animations_end(evaluator: Evaluator, html: str) ->
 def test_eventually_sees_a_close_on_a_timer(evaluator: Evaluator) -> None:
     """A timer is invisible to the settle; eventually asks again until the panel has closed."""
     seen, times = _settle_report(evaluator, _settle_page("", DELAYED_CLOSE))
-    assert seen == "open=shown closed=shown eventually=hidden"
+    assert seen == "initial=hidden open=shown closed=shown eventually=hidden"
     assert 150 <= times["eventually_ms"] < 1000 + 500
 
 
@@ -366,3 +366,23 @@ def test_settle_stops_at_the_cap_when_short_animations_keep_starting(evaluator: 
     )
     _seen, times = _settle_report(evaluator, _settle_page("", INSTANT, extra=ticker))
     assert 900 <= times["open_ms"] < 1000 + 1500, times
+
+
+def test_the_first_reading_waits_for_animations_that_run_on_load(evaluator: Evaluator) -> None:
+    """A page that slides its content in on load is judged once the slide has ended."""
+    style = (
+        "@keyframes enter{from{transform:translateX(-3000px)}to{transform:none}}#target{animation:enter .5s .1s both}"
+    )
+    seen, _times = _settle_report(evaluator, _settle_page(style, INSTANT, attrs=""))
+    assert seen.startswith("initial=shown "), seen
+
+
+def test_a_programmatic_focus_settles_too(evaluator: Evaluator) -> None:
+    """A hint that fades in when the trigger takes focus is read once the fade has ended."""
+    style = (
+        "#hint{visibility:hidden;opacity:0;transition:opacity .3s,visibility 0s .3s}"
+        "#trigger:focus~#hint{visibility:visible;opacity:1;transition:opacity .3s}"
+    )
+    html = _settle_page(style, INSTANT).replace("</button>", '</button><p id="hint">Shows the details</p>')
+    seen, _times = _settle_report(evaluator, html)
+    assert seen.startswith("hint=shown "), seen
