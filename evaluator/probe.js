@@ -290,19 +290,35 @@
     return left;
   }
 
+  // Running finite animations, whenever they end: a page that still has some once a settle has
+  // waited its whole cap keeps starting new ones (a ticker) and will not settle.
+  function finiteAnimationsRunning() {
+    return document.getAnimations().some((animation) => animation.playState === 'running' && animation.effect &&
+      Number.isFinite(animation.effect.getComputedTiming().endTime));
+  }
+
   // Settle: react(ms), then, while animations that can end within `capMs` of the start are
   // running (a fade, a slide, a height transition), wait for them and react once more, so that
   // transitionend and animationend handlers (which often set `hidden`) have run. A page with
   // nothing animating pays one getAnimations() call more than react(ms).
+  // Answers whether the page is restless: it waited for animations and, at the end, finite ones
+  // were still running; the Python side then stops waiting for this sample's animations.
   async function settle(ms, capMs) {
     const start = performance.now();
     await react(ms);
     const cap = capMs === undefined ? DEFAULT_ANIMATION_CAP_MS : capMs;
     const deadline = start + Math.max(cap, 0);
+    let waited = false;
     for (let left = animationTimeLeft(deadline); left > 0; left = animationTimeLeft(deadline)) {
+      waited = true;
       await react(left);
     }
-    return true;
+    return waited && finiteAnimationsRunning();
+  }
+
+  // A settle and then `read()`, in one round trip: { value, restless }.
+  function settleThen(ms, capMs, read) {
+    return settle(ms, capMs).then((restless) => ({ value: read(), restless }));
   }
 
   function deepActive() {
@@ -639,9 +655,9 @@
         }
       }, 0);
     }),
-    settle,
+    settle: (ms, capMs) => settleThen(ms, capMs, () => true),
     // A key press's settling and the focus it leaves, in one round trip.
-    settleThenActive: (ms, capMs) => settle(ms, capMs).then(() => describe(deepActive())),
+    settleThenActive: (ms, capMs) => settleThen(ms, capMs, () => describe(deepActive())),
     // What animationTimeLeft sees now, for tests and diagnostics.
     animationTimeLeft: (capMs) => animationTimeLeft(performance.now() + capMs),
     sync,
@@ -654,7 +670,7 @@
     focusThenSettle: (ref, ms, capMs) => {
       element(ref).focus();
       touched();
-      return settle(ms, capMs).then(() => describe(deepActive()));
+      return settleThen(ms, capMs, () => describe(deepActive()));
     },
     blur: () => {
       const active = deepActive();

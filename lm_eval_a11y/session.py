@@ -401,6 +401,8 @@ class Session:
         self._settings = tab.settings
         self._dirty = False
         self._epoch = 0
+        # The page kept starting animations through a whole settle: see _settled.
+        self.restless = False
         self.axe_runs: list[tuple[str, dict[str, Any]]] = []
         # The declared index of the check running now (-1 before the checks): axe runs are
         # merged in this order, whatever order the checks ran in.
@@ -477,10 +479,19 @@ class Session:
 
     async def _settled(self, function: str, ms: int | None = None, cap_ms: int = SETTLE_CAP_MS, *first: Any) -> Any:
         """Call a probe function (with ``first`` arguments before the timings) that settles as
-        :meth:`settle` describes, then returns."""
+        :meth:`settle` describes, then returns what it read.
+
+        A page that still runs animations after waiting its whole cap keeps starting new ones (a
+        ticker, an animation restarted on every frame) and never settles: from then on this
+        sample's actions stop waiting for animations, so that it costs one cap and not one per
+        action (which would spend the evaluation's time budget)."""
         delay = self._settings.settle_ms if ms is None else ms
+        cap = 0 if self.restless else max(int(cap_ms), 0)
         self._epoch += 1
-        return await self.probe(function, *first, max(int(delay), 0), max(int(cap_ms), 0))
+        reply = await self.probe(function, *first, max(int(delay), 0), cap)
+        if reply["restless"]:
+            self.restless = True
+        return reply["value"]
 
     async def eventually(self, condition: Callable[[], Awaitable[_T]], within_ms: int = SETTLE_CAP_MS) -> _T:
         """Ask ``condition`` until its answer is truthy or ``within_ms`` have passed; return the
