@@ -253,7 +253,7 @@
 
   // Let the page react to what we did: at least two animation frames and at least `ms` of
   // timers, waited for side by side, then one more task turn for what those callbacks queued.
-  function settle(ms) {
+  function react(ms) {
     return new Promise((resolve) => {
       let waiting = 2;
       const done = () => {
@@ -265,6 +265,66 @@
       requestAnimationFrame(() => requestAnimationFrame(done));
       setTimeout(done, ms);
     });
+  }
+
+  // How long a caller that does not say (the load) lets animations run: see docs/settling.md.
+  const DEFAULT_ANIMATION_CAP_MS = 1000;
+
+  // The milliseconds until the last running animation that can end before `deadline` ends: CSS
+  // transitions and animations and Web Animations (the page's el.animate() calls too: the
+  // document lists every animation, whichever world made it). Infinite ones, paused ones and
+  // ones that end after the deadline are not waited for: no wait would show their end.
+  function animationTimeLeft(deadline) {
+    const now = performance.now();
+    let left = 0;
+    for (const animation of document.getAnimations()) {
+      const rate = animation.playbackRate;
+      if (animation.playState !== 'running' || !rate || !animation.effect) {
+        continue;
+      }
+      const timing = animation.effect.getComputedTiming();
+      // A scroll-driven animation's times are not milliseconds; it ends when the page scrolls.
+      if (!Number.isFinite(timing.endTime) || (timing.localTime !== null && typeof timing.localTime !== 'number')) {
+        continue;
+      }
+      const local = timing.localTime === null ? 0 : timing.localTime;
+      const remaining = rate > 0 ? (timing.endTime - local) / rate : local / -rate;
+      if (remaining > 0 && now + remaining <= deadline) {
+        left = Math.max(left, remaining);
+      }
+    }
+    return left;
+  }
+
+  // Running finite animations, whenever they end: a page that still has some once a settle has
+  // waited its whole cap keeps starting new ones (a ticker) and will not settle.
+  function finiteAnimationsRunning() {
+    return document.getAnimations().some((animation) => animation.playState === 'running' && animation.effect &&
+      Number.isFinite(animation.effect.getComputedTiming().endTime));
+  }
+
+  // Settle: react(ms), then, while animations that can end within `capMs` of the start are
+  // running (a fade, a slide, a height transition), wait for them and react once more, so that
+  // transitionend and animationend handlers (which often set `hidden`) have run. A page with
+  // nothing animating pays one getAnimations() call more than react(ms).
+  // Answers whether the page is restless: it waited for animations and, at the end, finite ones
+  // were still running; the Python side then stops waiting for this sample's animations.
+  async function settle(ms, capMs) {
+    const start = performance.now();
+    await react(ms);
+    const cap = capMs === undefined ? DEFAULT_ANIMATION_CAP_MS : capMs;
+    const deadline = start + Math.max(cap, 0);
+    let waited = false;
+    for (let left = animationTimeLeft(deadline); left > 0; left = animationTimeLeft(deadline)) {
+      waited = true;
+      await react(left);
+    }
+    return waited && finiteAnimationsRunning();
+  }
+
+  // A settle and then `read()`, in one round trip: { value, restless }.
+  function settleThen(ms, capMs, read) {
+    return settle(ms, capMs).then((restless) => ({ value: read(), restless }));
   }
 
   function deepActive() {
@@ -592,6 +652,46 @@
     };
   }
 
+  // What a person meets in the main content before a skip link's target: the first text or
+  // replaced element (image, control, frame) between the start of `region` and the target (or,
+  // for a target just before the region, between the two), described in a few words; null when
+  // there is none. Navigation landmarks (breadcrumbs at the top of main) and what assistive
+  // technology does not present are passed over.
+  const CONTENT_LEAVES = new Set(['IMG', 'SVG', 'VIDEO', 'CANVAS', 'INPUT', 'BUTTON', 'SELECT', 'TEXTAREA',
+    'IFRAME', 'OBJECT', 'EMBED', 'AUDIO']);
+  function contentBefore(target, region) {
+    if (target === region || target.contains(region)) {
+      return null;
+    }
+    const range = document.createRange();
+    if (region.contains(target)) {
+      range.setStart(region, 0);
+      range.setEndBefore(target);
+    } else if (target.compareDocumentPosition(region) & Node.DOCUMENT_POSITION_FOLLOWING) {
+      range.setStartAfter(target);
+      range.setEndBefore(region);
+    } else {
+      return 'the target comes after the main content';
+    }
+    const root = range.commonAncestorContainer;
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT);
+    for (let node = walker.currentNode; node; node = walker.nextNode()) {
+      if (node === root || !range.intersectsNode(node) || node.contains(target) || node.contains(region)) {
+        continue;
+      }
+      const el = node.nodeType === Node.TEXT_NODE ? node.parentElement : node;
+      const isLeaf = node.nodeType === Node.TEXT_NODE ? node.data.trim() !== '' : CONTENT_LEAVES.has(el.tagName.toUpperCase());
+      if (!isLeaf || el.closest('nav, [role="navigation"], script, style, template, noscript') || isHiddenFromAT(el)) {
+        continue;
+      }
+      if (node.nodeType === Node.TEXT_NODE) {
+        return `the text "${node.data.trim().replace(/\s+/g, ' ').slice(0, 60)}"`;
+      }
+      return `<${el.tagName.toLowerCase()}>`;
+    }
+    return null;
+  }
+
   globalThis.__a11yProbe = Object.freeze({
     axeVersion: () => axe.version,
     // How many times this document's virtual tree was built for our own calls (axe's runs not
@@ -658,14 +758,22 @@
         }
       }, 0);
     }),
-    settle,
+    settle: (ms, capMs) => settleThen(ms, capMs, () => true),
     // A key press's settling and the focus it leaves, in one round trip.
-    settleThenActive: (ms) => settle(ms).then(() => describe(deepActive())),
+    settleThenActive: (ms, capMs) => settleThen(ms, capMs, () => describe(deepActive())),
+    // What animationTimeLeft sees now, for tests and diagnostics.
+    animationTimeLeft: (capMs) => animationTimeLeft(performance.now() + capMs),
     sync,
     focus: (ref) => {
       element(ref).focus();
       touched();
       return describe(deepActive());
+    },
+    // A programmatic focus as an action: the page settles before focus is read.
+    focusThenSettle: (ref, ms, capMs) => {
+      element(ref).focus();
+      touched();
+      return settleThen(ms, capMs, () => describe(deepActive()));
     },
     blur: () => {
       const active = deepActive();
@@ -692,5 +800,6 @@
       body_text_length: (document.body ? document.body.innerText || '' : '').length,
     }),
     rangeValue: (ref) => rangeValue(element(ref)),
+    contentBefore: (targetRef, regionRef) => contentBefore(element(targetRef), element(regionRef)),
   });
 })();

@@ -13,9 +13,9 @@ import collections
 import contextlib
 import json
 import random
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from playwright.async_api import BrowserContext, CDPSession, FloatRect, Page, Route
 
@@ -23,7 +23,16 @@ from lm_eval_a11y.audit import AuditPart, audit_document, may_have_closed_shadow
 from lm_eval_a11y.browser import user_agent_override
 from lm_eval_a11y.observation import AxeFinding, AxeNode
 
-__all__ = ["Element", "Heading", "Landmark", "ProbeError", "Session", "Tab", "repair_text"]
+__all__ = ["SETTLE_CAP_MS", "Element", "Heading", "Landmark", "ProbeError", "Session", "Tab", "repair_text"]
+
+# How long after an action the session waits for the page's animations to end, and how long
+# Session.eventually asks a condition again: long enough for the fades, slides and delayed
+# closes pages use (UI libraries animate for 150-600 ms), short enough that a page that never
+# settles costs one second per action. Why this number: docs/settling.md.
+SETTLE_CAP_MS = 1000
+# Between two readings of Session.eventually: the page's frames and timers run meanwhile.
+_POLL_MS = 50
+_T = TypeVar("_T")
 
 _ALLOWED_SCHEMES = ("data:", "blob:", "about:")
 _WORLD = "lm-eval-a11y"
@@ -567,6 +576,8 @@ class Session:
         self._settings = tab.settings
         self._dirty = False
         self._epoch = 0
+        # The page kept starting animations through a whole settle: see _settled.
+        self.restless = False
         self.axe_runs: list[tuple[str, dict[str, Any]]] = []
         # The declared index of the check running now (-1 before the checks): axe runs are
         # merged in this order, whatever order the checks ran in.
@@ -646,14 +657,49 @@ class Session:
 
     async def settle(self, ms: int | None = None) -> None:
         """Let the page react: at least two animation frames and at least ``ms`` milliseconds of
-        timers (the setting's ``settle_ms`` by default), side by side, then one more task turn."""
+        timers (the setting's ``settle_ms`` by default), side by side, then one more task turn;
+        then, while CSS transitions, CSS animations or Web Animations that can end within
+        :data:`SETTLE_CAP_MS` of the start are running, wait for them to end and react again.
+
+        Infinite animations and ones that end later than the cap are not waited for. Every
+        action (press, click, hover, typing, focus) settles this way before it returns."""
         await self._settled("settle", ms)
 
-    async def _settled(self, function: str, ms: int | None = None) -> Any:
-        """Call a probe function that settles as :meth:`settle` describes, then returns."""
+    async def _settled(self, function: str, ms: int | None = None, cap_ms: int = SETTLE_CAP_MS, *first: Any) -> Any:
+        """Call a probe function (with ``first`` arguments before the timings) that settles as
+        :meth:`settle` describes, then returns what it read.
+
+        A page that still runs animations after waiting its whole cap keeps starting new ones (a
+        ticker, an animation restarted on every frame) and never settles: from then on this
+        sample's actions stop waiting for animations, so that it costs one cap and not one per
+        action (which would spend the evaluation's time budget)."""
         delay = self._settings.settle_ms if ms is None else ms
+        cap = 0 if self.restless else max(int(cap_ms), 0)
         self._epoch += 1
-        return await self.probe(function, max(int(delay), 0))
+        reply = await self.probe(function, *first, max(int(delay), 0), cap)
+        if reply["restless"]:
+            self.restless = True
+        return reply["value"]
+
+    async def eventually(self, condition: Callable[[], Awaitable[_T]], within_ms: int = SETTLE_CAP_MS) -> _T:
+        """Ask ``condition`` until its answer is truthy or ``within_ms`` have passed; return the
+        last answer.
+
+        For what a page does on a timer after an action has settled (a menu that closes 300 ms
+        after Escape, a message shown after a debounce): :meth:`settle` cannot see a page's
+        timers, so a check that expects a change asks again, as a person would look again. The
+        condition reads the page afresh each time (``find``, ``refresh``, ``active``). A page
+        that changes at once pays one reading; only a page that never changes waits the whole
+        ``within_ms``.
+        """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + max(within_ms, 0) / 1000
+        while True:
+            answer = await condition()
+            left_ms = (deadline - loop.time()) * 1000
+            if answer or left_ms <= 0:
+                return answer
+            await self._settled("settle", min(_POLL_MS, int(left_ms)), int(left_ms))
 
     async def wait(self, ms: int) -> None:
         self._epoch += 1
@@ -716,6 +762,15 @@ class Session:
     async def landmarks(self) -> list[Landmark]:
         return [Landmark(int(m["ref"]), m["role"], m["name"]) for m in await self.probe("landmarks")]
 
+    async def content_before(self, target: Element, region: Element) -> str | None:
+        """What a person meets in ``region`` (the main content) before ``target``: the first text,
+        image or control (a few words), or None when ``target`` is at the region's start.
+
+        Navigation landmarks and content hidden from assistive technology are passed over; a
+        target just before the region counts as its start, one after it does not."""
+        found = await self.probe("contentBefore", target.ref, region.ref)
+        return None if found is None else str(found)
+
     async def document_info(self) -> dict[str, Any]:
         info: dict[str, Any] = await self.probe("documentInfo")
         return info
@@ -738,9 +793,14 @@ class Session:
         await self.settle()
 
     async def focus(self, element: Element) -> Element | None:
-        """Move focus programmatically, as a starting point for keyboard steps."""
+        """Move focus programmatically, as a starting point for keyboard steps; the page settles
+        (:meth:`settle`: a tooltip that fades in on focus has faded in) before focus is read.
+
+        Focus handlers run during the call itself, so the settle waits for frames and
+        animations but not for ``settle_ms`` of timers: a focus costs two frames on a page that
+        animates nothing."""
         self._touch()
-        data = await self.probe("focus", element.ref)
+        data = await self._settled("focusThenSettle", 0, SETTLE_CAP_MS, element.ref)
         return None if data is None else _element(data)
 
     async def blur(self) -> None:

@@ -30,6 +30,17 @@ async def _message(s: Session) -> Element | None:
     return None
 
 
+async def _message_after_action(s: Session) -> Element | None:
+    """The visible warning once it has appeared: a page may show it after a pretend request to a
+    server, so it is asked for again for a while (Session.eventually)."""
+
+    async def shown() -> Element | None:
+        message = await _message(s)
+        return message if message is not None and message.visible else None
+
+    return await s.eventually(shown) or await _message(s)
+
+
 async def _use_button(s: Session) -> tuple[Element | None, str]:
     """Activate 'Buy ticket' from the keyboard, falling back to a click; returns (message, problem)."""
     button = await _buy_button(s)
@@ -39,7 +50,7 @@ async def _use_button(s: Session) -> tuple[Element | None, str]:
         await s.press("Enter")
     else:
         await s.click(button)
-    message = await _message(s)
+    message = await _message_after_action(s)
     if message is None:
         return None, "After using 'Buy ticket' no element with the class 'notice' says the show is sold out"
     return message, ""
@@ -55,7 +66,7 @@ async def keyboard_shows_message(s: Session) -> Outcome:
     if not await s.tab_to(button):
         return failed(f"Pressing Tab never reaches {button.describe()}")
     await s.press("Enter")
-    message = await _message(s)
+    message = await _message_after_action(s)
     if message is None or not message.visible:
         return failed("Enter on 'Buy ticket' does not show the warning in the '.notice' element")
     return passed("Enter on 'Buy ticket' shows the warning")

@@ -7,7 +7,6 @@ from lm_eval_a11y.checks import Element, Outcome, Session, best_practice, failed
 NO_INPUT = "No element has the class 'country-input' the prompt asked for"
 TYPED = "Ca"
 NATIVE = "A native <datalist> suggestion list is drawn and driven by the browser"
-DEBOUNCE_MS = 350
 
 
 def _by_id(value: str) -> str:
@@ -44,10 +43,16 @@ async def _open_options(s: Session) -> list[Element]:
     return options
 
 
-async def _type(s: Session, field: Element) -> None:
+async def _type(s: Session, field: Element) -> list[Element]:
+    """Type into the field; the options shown once suggestions have arrived (they are often
+    filtered after a short debounce, so they are asked for again: Session.eventually)."""
     await s.focus(field)
     await s.type_text(TYPED)
-    await s.settle(DEBOUNCE_MS)  # suggestions are often filtered after a short debounce
+    return await s.eventually(lambda: _open_options(s))
+
+
+async def _closed(s: Session) -> bool:
+    return not await _open_options(s)
 
 
 @requirement("combobox-role", "The field is exposed as a named combobox")
@@ -71,8 +76,7 @@ async def suggestions_listbox(s: Session) -> Outcome:
         return passed(NATIVE)
     if field.attr("aria-expanded") == "true":
         return failed("The field says aria-expanded='true' before anything was typed")
-    await _type(s, field)
-    options = await _open_options(s)
+    options = await _type(s, field)
     if not options:
         return failed(f"After typing {TYPED!r} no listbox with options is shown to assistive technology")
     expanded = (await s.refresh(field)).attr("aria-expanded")
@@ -88,8 +92,7 @@ async def arrow_and_enter(s: Session) -> Outcome:
         return failed(NO_INPUT)
     if await _native(s):
         return passed(NATIVE)
-    await _type(s, field)
-    if not await _open_options(s):
+    if not await _type(s, field):
         return failed(f"After typing {TYPED!r} no listbox with options is shown to assistive technology")
     await s.press("ArrowDown")
     current = await _current(s)
@@ -98,7 +101,7 @@ async def arrow_and_enter(s: Session) -> Outcome:
         return failed(f"After Down Arrow the keyboard is on {where}, not on a suggestion")
     choice = current.name.strip()
     await s.press("Enter")
-    await s.settle(DEBOUNCE_MS)
+    await s.eventually(lambda: _closed(s))
     value = str((await s.refresh(field)).properties.get("value", "")).strip()
     if not value or (value.lower() not in choice.lower() and choice.lower() not in value.lower()):
         return failed(f"Enter on the suggestion {choice!r} leaves the field holding {value!r}")
@@ -116,11 +119,10 @@ async def escape_closes(s: Session) -> Outcome:
         return failed(NO_INPUT)
     if await _native(s):
         return passed(NATIVE)
-    await _type(s, field)
-    if not await _open_options(s):
+    if not await _type(s, field):
         return failed(f"After typing {TYPED!r} no listbox with options is shown to assistive technology")
     await s.press("Escape")
-    if await _open_options(s):
+    if not await s.eventually(lambda: _closed(s)):
         return failed("Escape does not close the suggestions")
     if not await s.is_active(field):
         return failed("After Escape focus is no longer in the field")

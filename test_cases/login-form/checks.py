@@ -54,6 +54,12 @@ async def _shown_error(s: Session) -> Element | None:
     return None
 
 
+async def _error_after_submit(s: Session) -> Element | None:
+    """The sign-in error once it has appeared: pages often show it after a pretend request to a
+    server, so it is asked for again for a while (Session.eventually)."""
+    return await s.eventually(lambda: _shown_error(s))
+
+
 async def _described_by(s: Session, el: Element) -> str:
     """The text a screen reader reads after the field's name (aria-describedby, aria-errormessage)."""
     attrs = ["aria-describedby"]
@@ -118,7 +124,7 @@ async def keyboard_submit(s: Session) -> Outcome:
     if not await s.tab_to(button):
         return failed(f"Pressing Tab never reaches {button.describe()}")
     await s.press("Enter")
-    if await _shown_error(s) is None:
+    if await _error_after_submit(s) is None:
         return failed("Enter on the focused 'Log in' button with wrong credentials shows no '.form-error' message")
     return passed("Tab reaches 'Log in' and Enter on it shows the sign-in error")
 
@@ -134,7 +140,7 @@ async def failure_announced(s: Session) -> Outcome:
     before = {r.ref for r in await s.find_all(LIVE_REGIONS)}
     await _fill_wrong_credentials(s, email, password)
     await s.click(button)
-    message = await _shown_error(s)
+    message = await _error_after_submit(s)
     if message is None:
         return failed("After a sign-in with wrong credentials no '.form-error' message is visible")
     if message.hidden_from_at:

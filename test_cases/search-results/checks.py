@@ -48,7 +48,13 @@ async def _new_search(s: Session) -> tuple[Element | None, str]:
     await s.press("Control+a")
     await s.type_text(NEW_QUERY)
     await s.click(button)
-    after = await s.find(COUNT)
+
+    async def changed() -> Element | None:
+        now = await s.find(COUNT)
+        return now if now is not None and now.text != count.text else None
+
+    # Results often arrive after a pretend request to a server: asked for again for a while.
+    after = await s.eventually(changed) or await s.find(COUNT)
     if after is None or after.text == count.text:
         return None, f"After searching for {NEW_QUERY!r} the result count still reads {count.text!r}"
     return after, ""

@@ -28,6 +28,12 @@ async def _shown_message(s: Session) -> Element | None:
     return None
 
 
+async def _message_after_action(s: Session) -> Element | None:
+    """The confirmation once it has appeared: pages often show it after a pretend request to a
+    server, so it is asked for again for a while (Session.eventually)."""
+    return await s.eventually(lambda: _shown_message(s))
+
+
 async def _carrying_region(s: Session, message: Element, before: set[int]) -> tuple[Element | None, str]:
     """The live region that carries the message, and why none does."""
     for region in await s.find_all(LIVE_REGIONS):
@@ -63,7 +69,7 @@ async def keyboard_adds(s: Session) -> Outcome:
     if not await s.tab_to(button):
         return failed(f"Pressing Tab never reaches {button.describe()}")
     await s.press("Enter")
-    if await _shown_message(s) is None:
+    if await _message_after_action(s) is None:
         return failed("Enter on the focused button shows no visible '.cart-message' saying the item was added")
     return passed("Enter on the focused button shows the confirmation")
 
@@ -78,7 +84,7 @@ async def message_announced(s: Session) -> Outcome:
         return failed(NO_BUTTON)
     before = {r.ref for r in await s.find_all(LIVE_REGIONS)}
     await s.click(button)
-    message = await _shown_message(s)
+    message = await _message_after_action(s)
     if message is None:
         return failed("Pressing the button shows no visible '.cart-message' saying the item was added")
     region, reason = await _carrying_region(s, message, before)
@@ -96,7 +102,7 @@ async def focus_stays(s: Session) -> Outcome:
     if button is None:
         return failed(NO_BUTTON)
     await s.click(button)
-    if await _shown_message(s) is None:
+    if await _message_after_action(s) is None:
         return failed("Pressing the button shows no visible '.cart-message' saying the item was added")
     active = await s.active()
     if active is not None and await s.contains(button, active):
@@ -114,7 +120,7 @@ async def polite_status(s: Session) -> Outcome:
         return failed(NO_BUTTON)
     before = {r.ref for r in await s.find_all(LIVE_REGIONS)}
     await s.click(button)
-    message = await _shown_message(s)
+    message = await _message_after_action(s)
     if message is None:
         return failed("Pressing the button shows no visible '.cart-message' saying the item was added")
     region, reason = await _carrying_region(s, message, before)

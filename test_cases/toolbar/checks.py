@@ -117,12 +117,20 @@ async def keyboard_operable(s: Session) -> Outcome:
     toolbar, controls, problem = await _six(s)
     if problem or toolbar is None:
         return failed(problem or NO_TOOLBAR)
-    if not await s.tab_to(toolbar):
-        return failed("Pressing Tab never reaches the toolbar")
-    current = await _current(s)
-    if current is None or current.ref != controls[BOLD].ref:
-        return failed(f"Tab enters the toolbar on {current.describe() if current else 'nothing'}, not on Bold")
-    for key in ("ArrowRight", "Tab"):
+    problem = ""
+    for attempt, key in enumerate(("ArrowRight", "Tab")):
+        if attempt:
+            # Each way starts from the page as loaded: an arrow key that moved the roving
+            # tabindex without moving focus must not set up the Tab that follows.
+            await s.reset()
+            toolbar, controls, problem = await _six(s)
+            if problem or toolbar is None:
+                return failed(problem or NO_TOOLBAR)
+        if not await s.tab_to(toolbar):
+            return failed("Pressing Tab never reaches the toolbar")
+        current = await _current(s)
+        if current is None or current.ref != controls[BOLD].ref:
+            return failed(f"Tab enters the toolbar on {current.describe() if current else 'nothing'}, not on Bold")
         await s.press(key)
         current = await _current(s)
         if current is not None and current.ref == controls[ITALIC].ref:

@@ -1,16 +1,14 @@
 """Checks for the "Copy link" hint (APG tooltip pattern, WCAG 1.4.13 content on hover or focus).
 
 The hint may exist from the start or be created when needed, and may fade in or out or wait a
-moment before showing (hover intent), so checks look for it again after each step and give it a
-short while to settle.
+moment before showing (hover intent), so checks look for it again after each step: the session
+settles fades, and Session.eventually asks again for what happens on a timer.
 """
 
 from __future__ import annotations
 
 from lm_eval_a11y.checks import Element, Outcome, Session, best_practice, failed, passed, requirement
 
-POLLS = 6
-POLL_MS = 100
 STAY_MS = 400  # a hint that hides this long after the pointer reached it did not stay
 
 
@@ -27,21 +25,15 @@ async def _shown_tip(s: Session) -> Element | None:
 
 
 async def _wait_shown(s: Session) -> Element | None:
-    tip = await _shown_tip(s)
-    for _ in range(POLLS):
-        if tip is not None:
-            break
-        await s.settle(POLL_MS)
-        tip = await _shown_tip(s)
-    return tip
+    return await s.eventually(lambda: _shown_tip(s))
+
+
+async def _hidden(s: Session) -> bool:
+    return await _shown_tip(s) is None
 
 
 async def _wait_hidden(s: Session) -> bool:
-    for _ in range(POLLS):
-        if await _shown_tip(s) is None:
-            return True
-        await s.settle(POLL_MS)
-    return await _shown_tip(s) is None
+    return await s.eventually(lambda: _hidden(s))
 
 
 async def _focus_by_tab(s: Session, trigger: Element) -> str:

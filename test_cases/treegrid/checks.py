@@ -146,7 +146,12 @@ async def keyboard_expand_collapse(s: Session) -> Outcome:
     if toggle is not None and (await s.refresh(toggle)).attr("aria-expanded") != "true":
         return failed(f"The thread opened with {keys[0]} but still reports it is collapsed")
     await s.press(keys[1])
-    if await _reply_shown(s, table, REPLY_MARK):
+
+    async def closed() -> bool:
+        return not await _reply_shown(s, table, REPLY_MARK)
+
+    # Rows that slide away, or are hidden on a timer, are gone by the end of this.
+    if not await s.eventually(closed):
         return failed(f"{keys[1]} does not close the open thread")
     return passed(f"{keys[0]} opens the thread and {keys[1]} closes it")
 

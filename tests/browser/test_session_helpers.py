@@ -223,3 +223,172 @@ def test_probe_tree_follows_attribute_and_node_changes(
     assert obs.status == "ok", obs.error
     (check,) = obs.checks
     assert check.message == f"visible=False hidden=1 data-open=0 li=1 builds=0 | {after}"
+
+
+# ---------------------------------------------------------------- settling after an action
+
+# A button that toggles the class "open" on #target; each page's style or script animates it.
+SETTLE_PAGE = """<!doctype html><html lang="en"><head><title>t</title><style>{style}</style></head>
+<body><main><h1>Page</h1><button id="trigger" aria-expanded="false">Details</button>
+<div id="target" {attrs}><p>The details.</p></div>{extra}</main>
+<script>
+const trigger = document.getElementById('trigger');
+const target = document.getElementById('target');
+trigger.addEventListener('click', () => {{
+  const open = trigger.getAttribute('aria-expanded') !== 'true';
+  trigger.setAttribute('aria-expanded', String(open));
+  {script}
+}});
+</script></body></html>"""
+
+FADE_VISIBILITY = (
+    "#target{opacity:0;visibility:hidden;transition:opacity .4s,visibility 0s .4s}"
+    "#target.open{opacity:1;visibility:visible;transition:opacity .4s}"
+)
+TOGGLE = "target.classList.toggle('open', open);"
+# The common script-driven fade: shown at once, hidden when the fade-out has ended.
+HIDE_ON_TRANSITIONEND = (
+    "if (open) { target.hidden = false; requestAnimationFrame(() => requestAnimationFrame("
+    "() => target.classList.add('open'))); } else { target.classList.remove('open');"
+    " target.addEventListener('transitionend', () => { target.hidden = true; }, { once: true }); }"
+)
+HIDE_ON_ANIMATIONEND = (
+    "target.classList.toggle('closing', !open); if (open) { target.hidden = false; } else {"
+    " target.addEventListener('animationend', () => { target.hidden = true; target.classList.remove('closing'); },"
+    " { once: true }); }"
+)
+WEB_ANIMATION = (
+    "if (open) { target.hidden = false; target.animate([{opacity: 0}, {opacity: 1}], 300); } else {"
+    " target.animate([{opacity: 1}, {opacity: 0}], {duration: 350, fill: 'forwards'}).finished"
+    ".then(() => { target.hidden = true; }); }"
+)
+DELAYED_CLOSE = "if (open) { target.hidden = false; } else { setTimeout(() => { target.hidden = true; }, 300); }"
+INSTANT = "target.hidden = !open;"
+
+
+def _settle_page(style: str, script: str, attrs: str = "hidden", extra: str = "") -> str:
+    return SETTLE_PAGE.format(style=style, script=script, attrs=attrs, extra=extra)
+
+
+def _settle_report(evaluator: Evaluator, html: str) -> tuple[str, dict[str, float]]:
+    obs = evaluator.evaluate(fixture_case("fixturesettle"), html)
+    assert obs.status == "ok", obs.error
+    (check,) = obs.checks
+    assert check.outcome == "pass", check.message
+    seen, _, times = check.message.partition(" | ")
+    return seen, {k: float(v) for k, v in (item.split("=") for item in times.split())}
+
+
+@pytest.mark.parametrize(
+    "html",
+    [
+        pytest.param(_settle_page(FADE_VISIBILITY, TOGGLE, attrs=""), id="css-transition-fade"),
+        pytest.param(
+            _settle_page(
+                "#target{opacity:0;transition:opacity .35s ease-out}#target.open{opacity:1}", HIDE_ON_TRANSITIONEND
+            ),
+            id="css-transition-hidden-on-transitionend",
+        ),
+        pytest.param(
+            _settle_page(
+                "#target{overflow:hidden;max-height:0;transition:max-height .4s}#target.open{max-height:200px}",
+                TOGGLE,
+                attrs="",
+            ),
+            id="css-height-transition",
+        ),
+        pytest.param(
+            _settle_page(
+                "#target{transform:translateX(-2000px);transition:transform .3s .1s}#target.open{transform:none}",
+                TOGGLE,
+                attrs="",
+            ),
+            id="css-slide-with-delay",
+        ),
+        pytest.param(
+            _settle_page(
+                "@keyframes in{from{opacity:0}to{opacity:1}}@keyframes out{from{opacity:1}to{opacity:0}}"
+                "#target{animation:in .3s}#target.closing{animation:out .4s forwards}",
+                HIDE_ON_ANIMATIONEND,
+            ),
+            id="css-animation-hidden-on-animationend",
+        ),
+        pytest.param(_settle_page("", WEB_ANIMATION), id="web-animation-from-page-script"),
+    ],
+)
+def test_actions_settle_until_animations_end(evaluator: Evaluator, html: str) -> None:
+    """Read right after the press, an animated panel is in its final state, opening and closing."""
+    seen, times = _settle_report(evaluator, html)
+    assert seen == "initial=hidden open=shown closed=hidden eventually=hidden"
+    assert times["restless"] == 0, times
+    # The close waited for its animation (0.3-0.5 s), and the wait ended with it.
+    assert 250 <= times["close_ms"] < 1000 + 1500
+
+
+def test_eventually_sees_a_close_on_a_timer(evaluator: Evaluator) -> None:
+    """A timer is invisible to the settle; eventually asks again until the panel has closed."""
+    seen, times = _settle_report(evaluator, _settle_page("", DELAYED_CLOSE))
+    assert seen == "initial=hidden open=shown closed=shown eventually=hidden"
+    assert 150 <= times["eventually_ms"] < 1000 + 500
+
+
+@pytest.mark.parametrize(
+    ("extra", "style"),
+    [
+        # A spinner that turns for ever beside the widget.
+        pytest.param(
+            '<div id="spin"></div>',
+            "@keyframes turn{to{transform:rotate(1turn)}}#spin{width:9px;height:9px;animation:turn 1s linear infinite}",
+            id="infinite-animation",
+        ),
+        # A fade far longer than the cap: not waited for at all, since no wait shows its end.
+        pytest.param(
+            "", "#target{transition:opacity 10s}#target[hidden]{display:block;opacity:0}", id="ten-second-fade"
+        ),
+        # A clock that keeps timers and DOM changes going.
+        pytest.param(
+            '<p id="clock"></p><script>setInterval(() => { clock.textContent = String(Date.now()); }, 40);</script>',
+            "",
+            id="clock",
+        ),
+    ],
+)
+def test_settle_does_not_wait_for_what_never_ends(evaluator: Evaluator, extra: str, style: str) -> None:
+    _seen, times = _settle_report(evaluator, _settle_page(style, INSTANT, extra=extra))
+    assert times["restless"] == 0, times
+    # An instant toggle's own settle is two frames and 50 ms; the bound leaves room for load.
+    assert times["open_ms"] < 700, times
+    assert times["close_ms"] < 700, times
+
+
+def test_settle_stops_at_the_cap_when_short_animations_keep_starting(evaluator: Evaluator) -> None:
+    """A ticker starts a new 200 ms animation every 150 ms: the first wait stops at the cap, and
+    the sample's later actions no longer wait for animations (one cap per sample, not per action)."""
+    ticker = (
+        '<p id="tick">x</p><script>setInterval(() => tick.animate([{opacity: 0}, {opacity: 1}], 200), 150);</script>'
+    )
+    _seen, times = _settle_report(evaluator, _settle_page("", INSTANT, extra=ticker))
+    # The focus or the first press waited the cap and found the page restless.
+    assert times["restless"] == 1, times
+    assert times["open_ms"] < 1000 + 1500, times
+    assert times["close_ms"] < 700, times
+
+
+def test_the_first_reading_waits_for_animations_that_run_on_load(evaluator: Evaluator) -> None:
+    """A page that slides its content in on load is judged once the slide has ended."""
+    style = (
+        "@keyframes enter{from{transform:translateX(-3000px)}to{transform:none}}#target{animation:enter .5s .1s both}"
+    )
+    seen, _times = _settle_report(evaluator, _settle_page(style, INSTANT, attrs=""))
+    assert seen.startswith("initial=shown "), seen
+
+
+def test_a_programmatic_focus_settles_too(evaluator: Evaluator) -> None:
+    """A hint that fades in when the trigger takes focus is read once the fade has ended."""
+    style = (
+        "#hint{visibility:hidden;opacity:0;transition:opacity .3s,visibility 0s .3s}"
+        "#trigger:focus~#hint{visibility:visible;opacity:1;transition:opacity .3s}"
+    )
+    html = _settle_page(style, INSTANT).replace("</button>", '</button><p id="hint">Shows the details</p>')
+    seen, _times = _settle_report(evaluator, html)
+    assert seen.startswith("hint=shown "), seen
