@@ -453,6 +453,7 @@
         refreshDerived();
       }
     }
+    rememberContrast(result);
     const trim = (items) => items.map((item) => ({
       id: item.id,
       impact: item.impact || null,
@@ -474,6 +475,8 @@
       incomplete: trim(result.incomplete),
       passes: result.passes.map((item) => item.id),
       inapplicable: result.inapplicable.map((item) => item.id),
+      // Whether the page styles a dark colour scheme, for the contrast audit (contrast.py).
+      styles_dark_scheme: stylesDarkScheme(),
       // For the Python side's memory trim (precise: browser.py turns the browser's rounding off).
       heap: performance.memory.totalJSHeapSize,
     };
@@ -509,6 +512,463 @@
       max: max === null && isRange ? 100 : max,
       text: el.getAttribute('aria-valuetext'),
       native: isNative,
+    };
+  }
+
+  // ---------------------------------------------------------------- colour contrast from pixels
+  //
+  // A second opinion on axe's `color-contrast` failures and "can't tell" results, from the
+  // rendered pixels (docs/contrast.md). Everything here only reads: computed styles, layout
+  // boxes, and a screenshot the Python side takes through CDP and hands in as PNG data. The
+  // screenshot is decoded with createImageBitmap into an OffscreenCanvas, neither of which
+  // touches the document, so the page's scripts see no mutation, no new style sheet and no
+  // request. The only thing a page can see is the scroll position changing when text lies
+  // outside the first screen: the same scroll a reader makes to read it.
+
+  // The colour-contrast nodes of the last axe run, with the element each target names.
+  let contrastSeen = [];
+
+  function rememberContrast(result) {
+    const seen = [];
+    for (const [kind, items] of [['violation', result.violations], ['incomplete', result.incomplete]]) {
+      for (const item of items) {
+        if (item.id !== 'color-contrast') {
+          continue;
+        }
+        for (const node of item.nodes) {
+          let el = null;
+          try {
+            el = axe.utils.shadowSelect(node.target);
+          } catch (err) {
+            el = null;
+          }
+          const check = [...(node.any || []), ...(node.all || []), ...(node.none || [])]
+            .find((c) => c.id === 'color-contrast') || {};
+          const data = check.data || {};
+          seen.push({
+            el,
+            kind,
+            target: (node.target || []).map((t) => (Array.isArray(t) ? t.join(' ') : String(t))),
+            ratio: typeof data.contrastRatio === 'number' && data.contrastRatio > 0 ? data.contrastRatio : null,
+            reason: data.messageKey || null,
+          });
+        }
+      }
+    }
+    contrastSeen = seen;
+  }
+
+  // Measure chosen elements instead of axe's nodes (the golden tests measure text axe passes
+  // too): they are listed as axe's "can't tell", with no ratio of axe's.
+  function contrastChoose(selectors) {
+    contrastSeen = selectors.map((selector) => ({
+      el: document.querySelector(selector), kind: 'incomplete', target: [selector], ratio: null, reason: null,
+    }));
+    return contrastSeen.length;
+  }
+
+  // Any CSS colour (rgb, hsl, oklch, color(...), named) as 8-bit sRGB with alpha, as the
+  // browser itself converts it: painted into a one-pixel canvas of our own.
+  let colourCanvas = null;
+  function rgba(text) {
+    if (colourCanvas === null) {
+      colourCanvas = new OffscreenCanvas(1, 1).getContext('2d', { willReadFrequently: true });
+    }
+    colourCanvas.clearRect(0, 0, 1, 1);
+    colourCanvas.fillStyle = '#000';
+    colourCanvas.fillStyle = text;
+    colourCanvas.fillRect(0, 0, 1, 1);
+    const [r, g, b, a] = colourCanvas.getImageData(0, 0, 1, 1).data;
+    return [r, g, b, a / 255];
+  }
+
+  function parentOf(node) {
+    if (node.parentElement) {
+      return node.parentElement;
+    }
+    const root = node.getRootNode && node.getRootNode();
+    return root && root.host ? root.host : null;
+  }
+
+  // What the pixel check needs to know about one node now: its text's line boxes (viewport
+  // coordinates), its text colour and how it is composited, its size class, or why its pixels
+  // cannot say anything.
+  function contrastDescribe(seen, running) {
+    const el = seen.el;
+    if (!el || !el.isConnected) {
+      return { unmeasurable: 'the element is no longer in the document' };
+    }
+    const style = getComputedStyle(el);
+    const size = parseFloat(style.fontSize) || 0;
+    const weight = parseInt(style.fontWeight, 10) || 400;
+    const out = { font_size: size, font_weight: weight, large: size >= 24 || (weight >= 700 && size >= 18.66) };
+    if (seen.reason === 'nonBmp') {
+      return { ...out, unmeasurable: 'axe: icon-font or non-BMP characters, not text' };
+    }
+    if (style.visibility !== 'visible') {
+      return { ...out, unmeasurable: 'the text is not visible (visibility)' };
+    }
+    const colour = rgba(style.color);
+    const fill = style.webkitTextFillColor ? rgba(style.webkitTextFillColor) : colour;
+    if (fill[3] === 0) {
+      return { ...out, unmeasurable: 'the text has no colour of its own (transparent fill: gradient or image text)' };
+    }
+    let alpha = fill[3];
+    let fixed = false;
+    for (let node = el; node; node = parentOf(node)) {
+      const s = node === el ? style : getComputedStyle(node);
+      alpha *= parseFloat(s.opacity);
+      if (s.mixBlendMode !== 'normal' || s.filter !== 'none') {
+        return { ...out, unmeasurable: 'the text is blended or filtered (mix-blend-mode, filter)' };
+      }
+      if (running.has(node)) {
+        return { ...out, unmeasurable: 'the text or an element around it is animated' };
+      }
+      if (s.position === 'fixed' || s.position === 'sticky') {
+        fixed = true;
+      }
+    }
+    if (alpha <= 0) {
+      return { ...out, unmeasurable: 'the text is fully transparent (opacity)' };
+    }
+    let boxes = [];
+    const range = document.createRange();
+    for (const child of el.childNodes) {
+      if (child.nodeType === 3 && child.data.trim() !== '') {
+        range.selectNodeContents(child);
+        for (const r of range.getClientRects()) {
+          if (r.width > 0 && r.height > 0) {
+            boxes.push({ x: r.x, y: r.y, width: r.width, height: r.height });
+          }
+        }
+      }
+    }
+    range.detach();
+    if (boxes.length === 0) {
+      // Text the element draws itself (an <input>'s value): its content box holds it.
+      const r = el.getBoundingClientRect();
+      if (r.width > 0 && r.height > 0) {
+        boxes.push({ x: r.x, y: r.y, width: r.width, height: r.height });
+      }
+    }
+    if (boxes.length === 0) {
+      return { ...out, unmeasurable: 'the text has no size on the page' };
+    }
+    // Cut the boxes to what every clipping ancestor lets through.
+    const whole = boxes.reduce((sum, b) => sum + b.width * b.height, 0);
+    for (let node = parentOf(el); node && node !== document.documentElement && node !== document.body;
+      node = parentOf(node)) {
+      const s = getComputedStyle(node);
+      if (s.overflowX === 'visible' && s.overflowY === 'visible' && s.clipPath === 'none' && s.clip === 'auto') {
+        continue;
+      }
+      const c = node.getBoundingClientRect();
+      boxes = boxes.map((b) => {
+        const x0 = Math.max(b.x, c.x);
+        const y0 = Math.max(b.y, c.y);
+        const x1 = Math.min(b.x + b.width, c.x + c.width);
+        const y1 = Math.min(b.y + b.height, c.y + c.height);
+        return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
+      }).filter((b) => b.width > 1 && b.height > 1);
+    }
+    const left = boxes.reduce((sum, b) => sum + b.width * b.height, 0);
+    if (left < whole * 0.5) {
+      return { ...out, unmeasurable: 'the text is clipped by an ancestor (overflow or clip)' };
+    }
+    // Cut to the document: what lies outside it can never be scrolled to.
+    const docWidth = document.documentElement.scrollWidth;
+    const docHeight = document.documentElement.scrollHeight;
+    const inDoc = boxes.map((b) => {
+      const x0 = Math.max(b.x + scrollX, 0);
+      const y0 = Math.max(b.y + scrollY, 0);
+      const x1 = Math.min(b.x + scrollX + b.width, docWidth);
+      const y1 = Math.min(b.y + scrollY + b.height, docHeight);
+      return { x: x0 - scrollX, y: y0 - scrollY, width: x1 - x0, height: y1 - y0 };
+    }).filter((b) => b.width > 1 && b.height > 1);
+    if (inDoc.reduce((sum, b) => sum + b.width * b.height, 0) < left * 0.5) {
+      return { ...out, unmeasurable: 'the text is off the page' };
+    }
+    return {
+      ...out,
+      colour: fill.slice(0, 3),
+      alpha,
+      fixed,
+      boxes: inDoc,
+    };
+  }
+
+  function runningTargets() {
+    const targets = new Set();
+    for (const animation of document.getAnimations()) {
+      if (animation.playState === 'running' && animation.effect && animation.effect.target) {
+        targets.add(animation.effect.target);
+      }
+    }
+    return targets;
+  }
+
+  // The nodes of the last axe run as the Python side plans its captures: boxes in document
+  // coordinates (viewport ones for fixed and sticky text, which moves with the viewport).
+  function contrastNodes(limit) {
+    const running = runningTargets();
+    return {
+      scroll: [scrollX, scrollY],
+      document: [document.documentElement.scrollWidth, document.documentElement.scrollHeight],
+      total: contrastSeen.length,
+      nodes: contrastSeen.slice(0, limit).map((seen, index) => {
+        const d = contrastDescribe(seen, running);
+        const node = {
+          index,
+          kind: seen.kind,
+          target: seen.target,
+          axe_ratio: seen.ratio,
+          axe_reason: seen.reason,
+          large: d.large === undefined ? null : d.large,
+          unmeasurable: d.unmeasurable || null,
+        };
+        if (d.boxes) {
+          const dx = d.fixed ? 0 : scrollX;
+          const dy = d.fixed ? 0 : scrollY;
+          node.fixed = d.fixed;
+          node.box = union(d.boxes.map((b) => ({ x: b.x + dx, y: b.y + dy, width: b.width, height: b.height })));
+        }
+        return node;
+      }),
+    };
+  }
+
+  function union(boxes) {
+    const x0 = Math.min(...boxes.map((b) => b.x));
+    const y0 = Math.min(...boxes.map((b) => b.y));
+    const x1 = Math.max(...boxes.map((b) => b.x + b.width));
+    const y1 = Math.max(...boxes.map((b) => b.y + b.height));
+    return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
+  }
+
+  // The part of the viewport the given nodes' text covers now, in whole pixels, or null.
+  function contrastClip(indices) {
+    const running = runningTargets();
+    const boxes = [];
+    for (const index of indices) {
+      const d = contrastDescribe(contrastSeen[index], running);
+      if (d.boxes) {
+        boxes.push(...d.boxes);
+      }
+    }
+    if (boxes.length === 0) {
+      return null;
+    }
+    const u = union(boxes);
+    const x0 = Math.max(Math.floor(u.x) - 2, 0);
+    const y0 = Math.max(Math.floor(u.y) - 2, 0);
+    const x1 = Math.min(Math.ceil(u.x + u.width) + 2, innerWidth);
+    const y1 = Math.min(Math.ceil(u.y + u.height) + 2, innerHeight);
+    // sx, sy: where the viewport is in the document, for the capture (CDP clips in page coordinates).
+    return x1 > x0 && y1 > y0 ? { x: x0, y: y0, width: x1 - x0, height: y1 - y0, sx: scrollX, sy: scrollY } : null;
+  }
+
+  // Scroll as a reader would (instantly, whatever scroll-behavior says), let the page draw, and
+  // return the clip of the nodes' text. `restore` only scrolls back.
+  function contrastScrollTo(x, y, indices) {
+    window.scrollTo({ left: x, top: y, behavior: 'instant' });
+    touched();
+    return settle(0).then(() => (indices === null ? true : contrastClip(indices)));
+  }
+
+  // Does the page style a dark colour scheme? A prefers-color-scheme media rule (also inside
+  // @supports, @layer and @container), a color-scheme that offers dark, or light-dark().
+  function stylesDarkScheme() {
+    const meta = document.querySelector('meta[name="color-scheme" i]');
+    if (meta && /\bdark\b/i.test(meta.getAttribute('content') || '')) {
+      return true;
+    }
+    if (/\bdark\b/.test(getComputedStyle(document.documentElement).colorScheme || '')) {
+      return true;
+    }
+    const sheets = [...document.styleSheets, ...(document.adoptedStyleSheets || [])];
+    const visit = (rules, depth) => {
+      for (const rule of rules) {
+        if (rule.media && /prefers-color-scheme\s*:\s*dark/i.test(rule.media.mediaText || '')) {
+          return true;
+        }
+        const text = rule.style ? rule.style.cssText : '';
+        if (/color-scheme\s*:[^;]*\bdark\b/i.test(text) || /light-dark\(/i.test(text)) {
+          return true;
+        }
+        if (rule.cssRules && depth < 8 && visit(rule.cssRules, depth + 1)) {
+          return true;
+        }
+      }
+      return false;
+    };
+    for (const sheet of sheets) {
+      let rules = null;
+      try {
+        rules = sheet.cssRules;
+      } catch (err) {
+        rules = null;  // a cross-origin sheet cannot be read (and cannot load here anyway)
+      }
+      if (sheet.media && /prefers-color-scheme\s*:\s*dark/i.test(sheet.media.mediaText || '')) {
+        return true;
+      }
+      if (rules && visit(rules, 0)) {
+        return true;
+      }
+    }
+    for (const el of document.querySelectorAll('[style*="color-scheme" i], [style*="light-dark" i]')) {
+      if (/dark/i.test(el.getAttribute('style'))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // WCAG 2.x relative luminance of 8-bit sRGB, through a table.
+  const LINEAR = new Float64Array(256);
+  for (let i = 0; i < 256; i += 1) {
+    const c = i / 255;
+    LINEAR[i] = c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  }
+  const luminance = (r, g, b) => 0.2126 * LINEAR[r] + 0.7152 * LINEAR[g] + 0.0722 * LINEAR[b];
+  const ratioOf = (a, b) => (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+
+  // Measure the given nodes on a screenshot of `clip` (viewport coordinates, PNG as base64).
+  //
+  // In each line box of the text, s(p) is the contrast of pixel p with the text colour. Around
+  // every pixel a window about a stroke wide holds some background even in the middle of a
+  // stem, and the background's pixel is the one that stands out most from the text: glyph
+  // pixels (the text colour, or anti-aliased towards it) sit below their window's maximum, and
+  // for each of them that maximum is the background under it. The node's ratio is the worst of
+  // those over all its glyph pixels. A dark halo (text-shadow) around light text is part of what
+  // the reader sees behind the glyphs, and counts so.
+  async function contrastMeasure(png, clip, indices) {
+    const bytes = Uint8Array.from(atob(png), (ch) => ch.charCodeAt(0));
+    const bitmap = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
+    const width = bitmap.width;
+    const height = bitmap.height;
+    const canvas = new OffscreenCanvas(width, height).getContext('2d', { willReadFrequently: true });
+    canvas.drawImage(bitmap, 0, 0);
+    bitmap.close();
+    const pixels = canvas.getImageData(0, 0, width, height).data;
+    const running = runningTargets();
+    return indices.map((index) => {
+      const d = contrastDescribe(contrastSeen[index], running);
+      if (d.unmeasurable) {
+        return { index, unmeasurable: d.unmeasurable };
+      }
+      return { index, ...measureText(d, pixels, width, height, clip) };
+    });
+  }
+
+  function measureText(d, pixels, width, height, clip) {
+    const [tr, tg, tb] = d.colour;
+    const textLum = luminance(tr, tg, tb);
+    const radius = Math.ceil(d.font_size * 0.12) + 2;
+    const core = { count: 0, worst: Infinity, bg: null };
+    const near = { count: 0, worst: Infinity, bg: null };
+    let area = 0;
+    let nearestText = Infinity;
+    for (const box of d.boxes) {
+      const x0 = Math.max(Math.floor(box.x - clip.x), 0);
+      const y0 = Math.max(Math.floor(box.y - clip.y), 0);
+      const x1 = Math.min(Math.ceil(box.x + box.width - clip.x), width);
+      const y1 = Math.min(Math.ceil(box.y + box.height - clip.y), height);
+      const w = x1 - x0;
+      const h = y1 - y0;
+      if (w < 2 || h < 2) {
+        continue;
+      }
+      area += w * h;
+      const s = new Float64Array(w * h);
+      for (let y = 0; y < h; y += 1) {
+        for (let x = 0; x < w; x += 1) {
+          const p = ((y0 + y) * width + x0 + x) * 4;
+          s[y * w + x] = ratioOf(luminance(pixels[p], pixels[p + 1], pixels[p + 2]), textLum);
+        }
+      }
+      // Separable maximum filter that remembers where each maximum is.
+      const rowMax = new Float64Array(w * h);
+      const rowArg = new Int32Array(w * h);
+      for (let y = 0; y < h; y += 1) {
+        for (let x = 0; x < w; x += 1) {
+          let best = -1;
+          let arg = 0;
+          for (let i = Math.max(x - radius, 0); i <= Math.min(x + radius, w - 1); i += 1) {
+            if (s[y * w + i] > best) {
+              best = s[y * w + i];
+              arg = y * w + i;
+            }
+          }
+          rowMax[y * w + x] = best;
+          rowArg[y * w + x] = arg;
+        }
+      }
+      for (let y = 0; y < h; y += 1) {
+        for (let x = 0; x < w; x += 1) {
+          const here = s[y * w + x];
+          let best = -1;
+          let arg = 0;
+          for (let j = Math.max(y - radius, 0); j <= Math.min(y + radius, h - 1); j += 1) {
+            if (rowMax[j * w + x] > best) {
+              best = rowMax[j * w + x];
+              arg = rowArg[j * w + x];
+            }
+          }
+          const bx = x0 + (arg % w);
+          const by = y0 + Math.floor(arg / w);
+          const q = (by * width + bx) * 4;
+          const bgLum = luminance(pixels[q], pixels[q + 1], pixels[q + 2]);
+          let seenLum = textLum;
+          if (d.alpha < 1) {
+            // What the reader sees of translucent text is its colour composited over this
+            // background, as the browser composites it (in 8-bit sRGB).
+            const mix = (c, bg) => Math.round(d.alpha * c + (1 - d.alpha) * bg);
+            seenLum = luminance(mix(tr, pixels[q]), mix(tg, pixels[q + 1]), mix(tb, pixels[q + 2]));
+          }
+          const p = ((y0 + y) * width + x0 + x) * 4;
+          const likeText = ratioOf(luminance(pixels[p], pixels[p + 1], pixels[p + 2]), seenLum);
+          nearestText = Math.min(nearestText, likeText);
+          const ratio = ratioOf(seenLum, bgLum);
+          // A glyph's core has the text's colour (as composited); the fallback, for glyphs too
+          // thin to have one, takes every pixel clearly nearer the text than its window's
+          // background (which would also take page pixels next to a dark outline).
+          if (likeText < 1.1) {
+            core.count += 1;
+            if (ratio < core.worst) {
+              core.worst = ratio;
+              core.bg = [pixels[q], pixels[q + 1], pixels[q + 2]];
+            }
+          }
+          if (here < 0.85 * best || here < 1.1) {
+            near.count += 1;
+            if (ratio < near.worst) {
+              near.worst = ratio;
+              near.bg = [pixels[q], pixels[q + 1], pixels[q + 2]];
+            }
+          }
+        }
+      }
+    }
+    const glyphs = core.count >= 4 ? core : near;
+    if (area === 0) {
+      return { unmeasurable: 'the text is not inside the captured area' };
+    }
+    if (glyphs.count < 4) {
+      return { unmeasurable: 'no glyph pixels of the text colour were found (covered, or not painted)' };
+    }
+    if (nearestText > 1.5) {
+      // Text whose colour (as composited) appears nowhere in its pixels: something translucent
+      // lies over it (an overlay), and the computed colour is not what the reader sees.
+      return { unmeasurable: 'the text colour does not appear in its pixels (something covers the text)' };
+    }
+    return {
+      ratio: glyphs.worst,
+      background: glyphs.bg,
+      text: d.colour,
+      alpha: d.alpha,
+      large: d.large,
+      glyph_pixels: glyphs.count,
+      glyph_cores: glyphs === core,
     };
   }
 
@@ -589,5 +1049,13 @@
       body_text_length: (document.body ? document.body.innerText || '' : '').length,
     }),
     rangeValue: (ref) => rangeValue(element(ref)),
+    // The pixel check of colour contrast (lm_eval_a11y/contrast.py, docs/contrast.md).
+    contrastChoose,
+    contrastNodes,
+    contrastClip,
+    contrastScrollTo,
+    contrastMeasure,
+    contrastViolationCount: () => contrastSeen.filter((seen) => seen.kind === 'violation').length,
+    stylesDarkScheme,
   });
 })();

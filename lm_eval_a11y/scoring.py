@@ -11,12 +11,13 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from lm_eval_a11y.observation import Observation
+from lm_eval_a11y.observation import AxeFinding, ContrastAudit, Observation
 
 __all__ = [
     "PASS_AT_K",
     "SampleMetrics",
     "SampleScore",
+    "contrast_failures",
     "doc_metrics",
     "mean_stderr",
     "pass_at_k",
@@ -41,6 +42,13 @@ class SampleScore:
     best_practices_passed: int
     reasons: tuple[str, ...]
     requirements_strictly_passed: int = 0
+    # The pixel check of colour contrast (docs/contrast.md): nodes axe failed that the pixels
+    # cleared, nodes axe could not tell that the pixels passed or failed, and nodes neither
+    # could decide. None when the record has no pixel check (older records, nothing to check).
+    contrast_overturned: int | None = None
+    contrast_resolved_pass: int | None = None
+    contrast_resolved_fail: int | None = None
+    contrast_incomplete: int | None = None
 
     @property
     def checks_passed(self) -> float:
@@ -64,9 +72,17 @@ def score_observation(obs: Observation) -> SampleScore:
     if obs.status != "ok":
         reasons.append(f"evaluation {obs.status}: {obs.error}")
     wcag = obs.axe.wcag_failures
-    axe_failures = sum(f.node_count for f in wcag)
+    audit = obs.contrast
+    axe_failures = 0
     for finding in wcag:
+        if audit is not None and finding.rule_id == "color-contrast":
+            continue
+        axe_failures += finding.node_count
         reasons.append(f"axe {finding.rule_id}: {finding.node_count} node(s) - {finding.help}")
+    if audit is not None:
+        contrast, why = contrast_failures(audit, _finding(wcag, "color-contrast"))
+        axe_failures += contrast
+        reasons.extend(why)
     req_total = req_ok = req_strict = bp_total = bp_ok = 0
     for check in obs.checks:
         met = check.outcome in ("pass", "na")
@@ -91,7 +107,50 @@ def score_observation(obs: Observation) -> SampleScore:
         best_practices_passed=bp_ok,
         reasons=tuple(reasons),
         requirements_strictly_passed=req_strict,
+        contrast_overturned=None if audit is None else audit.overturned,
+        contrast_resolved_pass=None if audit is None else audit.resolved_pass,
+        contrast_resolved_fail=None if audit is None else audit.resolved_fail,
+        contrast_incomplete=None if audit is None else audit.still_incomplete,
     )
+
+
+def _finding(findings: tuple[AxeFinding, ...], rule_id: str) -> AxeFinding | None:
+    return next((f for f in findings if f.rule_id == rule_id), None)
+
+
+def contrast_failures(audit: ContrastAudit, axe_finding: AxeFinding | None) -> tuple[int, list[str]]:
+    """The colour-contrast failure nodes as decided, and the reasons to give.
+
+    Decided failures are the nodes whose decided outcome is ``fail`` in any audited scheme (each
+    node once), plus axe's failures the pixel check did not reach (past its node limit), plus
+    axe's colour-contrast failures in states the pixel check does not audit (those a check asked
+    axe to look at): the finding's nodes beyond the ones axe failed in the audited first run.
+    When the pixel check itself broke on the page, axe's answer stands entirely, and a page that
+    styles a dark scheme fails: its dark scheme could not be audited.
+    """
+    reasons: list[str] = []
+    axe_count = axe_finding.node_count if axe_finding is not None else 0
+    if audit.error is not None:
+        if axe_count:
+            reasons.append(f"axe color-contrast: {axe_count} node(s) - {axe_finding.help if axe_finding else ''}")
+        if audit.styles_dark_scheme:
+            reasons.append(f"contrast: the dark colour scheme could not be audited ({audit.error})")
+            return axe_count + 1, reasons
+        return axe_count, reasons
+    other_states = max(axe_count - audit.violations_in("light"), 0)
+    decided = len(audit.failing_targets) + audit.unmeasured_violations
+    total = decided + other_states
+    if total:
+        dark = sum(1 for n in audit.nodes if n.scheme == "dark" and n.decided == "fail")
+        parts = [f"{total} node(s) fail as rendered"]
+        if audit.resolved_fail:
+            parts.append(f"{audit.resolved_fail} resolved from axe's 'can't tell' by the pixels")
+        if dark:
+            parts.append(f"{dark} in the dark colour scheme")
+        if audit.overturned:
+            parts.append(f"{audit.overturned} of axe's failures overturned by the pixels")
+        reasons.append("color-contrast: " + "; ".join(parts))
+    return total, reasons
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:
