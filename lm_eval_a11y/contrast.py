@@ -260,7 +260,9 @@ async def audit_contrast(session: Session, tab: Tab, axe_result: dict[str, Any],
     return audit, (time.perf_counter() - started) * 1000
 
 
-async def measure_selectors(session: Session, tab: Tab, selectors: list[str], scheme: str = "light") -> list[ContrastNode]:
+async def measure_selectors(
+    session: Session, tab: Tab, selectors: list[str], scheme: str = "light"
+) -> list[ContrastNode]:
     """Measure the text of chosen elements (the first match of each selector) in a colour
     scheme, whatever axe said of them: how the golden pages prove the measurement against a
     hand calculation. Each node is reported as if axe could not tell."""

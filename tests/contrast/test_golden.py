@@ -93,7 +93,11 @@ def _measuring_case(wanted: list[tuple[str, str]]) -> Case:
             selectors = [sel for sel, s in wanted if s == scheme]
             nodes = await measure_selectors(session, session._tab, selectors, scheme)
             for node in nodes:
-                found[f"{node.target[0]}@{scheme}"] = {"ratio": node.pixel_ratio, "pixel": node.pixel, "note": node.note}
+                found[f"{node.target[0]}@{scheme}"] = {
+                    "ratio": node.pixel_ratio,
+                    "pixel": node.pixel,
+                    "note": node.note,
+                }
         return Outcome("pass", json.dumps(found))
 
     return Case(
@@ -157,7 +161,8 @@ def test_evaluator_records_axe_pixels_and_decision(
     assert obs.status == "ok", obs.error
     scheme = target.get("scheme", "light")
     audit = obs.contrast
-    nodes = [] if audit is None else [n for n in audit.nodes if n.target == (f"#{target['id']}",) and n.scheme == scheme]
+    wanted = (f"#{target['id']}",)
+    nodes = [] if audit is None else [n for n in audit.nodes if n.target == wanted and n.scheme == scheme]
     if target["axe"] == "pass":
         assert nodes == [], "axe passed it: the pixel check must not have looked at it"
         return
