@@ -96,6 +96,10 @@ def score_observation(obs: Observation) -> SampleScore:
             bp_total += 1
             bp_ok += met
     axe_clean = obs.status == "ok" and axe_failures == 0
+    # With no pixel check recorded, the counts are zero when axe left nothing to check (in any
+    # record), unknown when it did (a record from before the pixel check).
+    seen = any(f.rule_id == "color-contrast" for f in obs.axe.violations + obs.axe.incomplete)
+    nothing = 0 if audit is None and not seen and obs.status == "ok" else None
     return SampleScore(
         passed=axe_clean and req_ok == req_total and obs.status == "ok",
         axe_clean=axe_clean,
@@ -107,10 +111,10 @@ def score_observation(obs: Observation) -> SampleScore:
         best_practices_passed=bp_ok,
         reasons=tuple(reasons),
         requirements_strictly_passed=req_strict,
-        contrast_overturned=None if audit is None else audit.overturned,
-        contrast_resolved_pass=None if audit is None else audit.resolved_pass,
-        contrast_resolved_fail=None if audit is None else audit.resolved_fail,
-        contrast_incomplete=None if audit is None else audit.still_incomplete,
+        contrast_overturned=nothing if audit is None else audit.overturned,
+        contrast_resolved_pass=nothing if audit is None else audit.resolved_pass,
+        contrast_resolved_fail=nothing if audit is None else audit.resolved_fail,
+        contrast_incomplete=nothing if audit is None else audit.still_incomplete,
     )
 
 
@@ -198,6 +202,15 @@ class SampleMetrics:
     checks_passed: float
     html_found: bool
     truncated: bool
+    # Colour-contrast nodes the pixel check moved (docs/contrast.md): axe failures it cleared,
+    # axe "can't tell" nodes it decided, and nodes neither could decide. NaN: not known.
+    contrast_overturned: float = math.nan
+    contrast_resolved: float = math.nan
+    contrast_incomplete: float = math.nan
+
+
+def _count(value: int | None) -> float:
+    return math.nan if value is None else float(value)
 
 
 def sample_metrics(
@@ -229,6 +242,11 @@ def sample_metrics(
         checks_passed=score.checks_passed,
         html_found=html_found,
         truncated=truncated,
+        contrast_overturned=_count(score.contrast_overturned),
+        contrast_resolved=math.nan
+        if score.contrast_resolved_pass is None or score.contrast_resolved_fail is None
+        else float(score.contrast_resolved_pass + score.contrast_resolved_fail),
+        contrast_incomplete=_count(score.contrast_incomplete),
     )
 
 
@@ -258,6 +276,9 @@ def doc_metrics(samples: Sequence[SampleMetrics], ks: Sequence[int] = PASS_AT_K)
         "checks_passed": _nanmean([s.checks_passed for s in samples]),
         "html_found": sum(s.html_found for s in samples) / n,
         "truncated": sum(s.truncated for s in samples) / n,
+        "contrast_overturned": _nanmean([s.contrast_overturned for s in samples]),
+        "contrast_resolved": _nanmean([s.contrast_resolved for s in samples]),
+        "contrast_incomplete": _nanmean([s.contrast_incomplete for s in samples]),
     }
     for k in ks:
         out[f"pass@{k}"] = pass_at_k(n, c, k)
