@@ -570,7 +570,12 @@
   // Any CSS colour (rgb, hsl, oklch, color(...), named) as 8-bit sRGB with alpha, as the
   // browser itself converts it: painted into a one-pixel canvas of our own.
   let colourCanvas = null;
+  const colours = new Map();
   function rgba(text) {
+    const known = colours.get(text);
+    if (known !== undefined) {
+      return known;
+    }
     if (colourCanvas === null) {
       colourCanvas = new OffscreenCanvas(1, 1).getContext('2d', { willReadFrequently: true });
     }
@@ -579,7 +584,11 @@
     colourCanvas.fillStyle = text;
     colourCanvas.fillRect(0, 0, 1, 1);
     const [r, g, b, a] = colourCanvas.getImageData(0, 0, 1, 1).data;
-    return [r, g, b, a / 255];
+    const colour = [r, g, b, a / 255];
+    if (colours.size < 1000) {
+      colours.set(text, colour);
+    }
+    return colour;
   }
 
   function parentOf(node) {
@@ -823,26 +832,15 @@
     return false;
   }
 
-  // WCAG 2.x relative luminance of 8-bit sRGB, through a table.
-  const LINEAR = new Float64Array(256);
-  for (let i = 0; i < 256; i += 1) {
-    const c = i / 255;
-    LINEAR[i] = c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  }
-  const luminance = (r, g, b) => 0.2126 * LINEAR[r] + 0.7152 * LINEAR[g] + 0.0722 * LINEAR[b];
-  const ratioOf = (a, b) => (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
-
-  // Measure the given nodes on a screenshot of `clip` (viewport coordinates, PNG as base64).
-  //
-  // In each line box of the text, s(p) is the contrast of pixel p with the text colour. Around
-  // every pixel a window about a stroke wide holds some background even in the middle of a
-  // stem, and the background's pixel is the one that stands out most from the text: glyph
-  // pixels (the text colour, or anti-aliased towards it) sit below their window's maximum, and
-  // for each of them that maximum is the background under it. The node's ratio is the worst of
-  // those over all its glyph pixels. A dark halo (text-shadow) around light text is part of what
-  // the reader sees behind the glyphs, and counts so.
-  async function contrastMeasure(png, clip, indices) {
-    const bytes = Uint8Array.from(atob(png), (ch) => ch.charCodeAt(0));
+  // Decode a screenshot of `clip` (viewport coordinates, PNG as base64) and hand back its RGBA
+  // pixels (base64) with what the Python side needs to measure each node on them: its text's
+  // line boxes now, its colour and compositing, or why it cannot be measured. Decoding is done
+  // by the browser's own image decoder into an OffscreenCanvas, outside the document; the
+  // arithmetic is done in Python (numpy), since this world's JavaScript runs on V8's baseline
+  // compiler only (browser.py) and is slow at per-pixel loops.
+  async function contrastPixels(png, clip, indices) {
+    const bytes = typeof Uint8Array.fromBase64 === 'function'
+      ? Uint8Array.fromBase64(png) : Uint8Array.from(atob(png), (ch) => ch.charCodeAt(0));
     const bitmap = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
     const width = bitmap.width;
     const height = bitmap.height;
@@ -851,125 +849,53 @@
     bitmap.close();
     const pixels = canvas.getImageData(0, 0, width, height).data;
     const running = runningTargets();
-    return indices.map((index) => {
+    // Only the text's line boxes go back (RGBA, row by row): a screen's worth is megabytes, and
+    // it travels through the driver to Python.
+    const nodes = [];
+    const crops = [];
+    let size = 0;
+    for (const index of indices) {
       const d = contrastDescribe(contrastSeen[index], running);
       if (d.unmeasurable) {
-        return { index, unmeasurable: d.unmeasurable };
-      }
-      return { index, ...measureText(d, pixels, width, height, clip) };
-    });
-  }
-
-  function measureText(d, pixels, width, height, clip) {
-    const [tr, tg, tb] = d.colour;
-    const textLum = luminance(tr, tg, tb);
-    const radius = Math.ceil(d.font_size * 0.12) + 2;
-    const core = { count: 0, worst: Infinity, bg: null };
-    const near = { count: 0, worst: Infinity, bg: null };
-    let area = 0;
-    let nearestText = Infinity;
-    for (const box of d.boxes) {
-      const x0 = Math.max(Math.floor(box.x - clip.x), 0);
-      const y0 = Math.max(Math.floor(box.y - clip.y), 0);
-      const x1 = Math.min(Math.ceil(box.x + box.width - clip.x), width);
-      const y1 = Math.min(Math.ceil(box.y + box.height - clip.y), height);
-      const w = x1 - x0;
-      const h = y1 - y0;
-      if (w < 2 || h < 2) {
+        nodes.push({ index, unmeasurable: d.unmeasurable });
         continue;
       }
-      area += w * h;
-      const s = new Float64Array(w * h);
-      for (let y = 0; y < h; y += 1) {
-        for (let x = 0; x < w; x += 1) {
-          const p = ((y0 + y) * width + x0 + x) * 4;
-          s[y * w + x] = ratioOf(luminance(pixels[p], pixels[p + 1], pixels[p + 2]), textLum);
+      const boxes = [];
+      for (const b of d.boxes) {
+        const x0 = Math.max(Math.floor(b.x - clip.x), 0);
+        const y0 = Math.max(Math.floor(b.y - clip.y), 0);
+        const x1 = Math.min(Math.ceil(b.x + b.width - clip.x), width);
+        const y1 = Math.min(Math.ceil(b.y + b.height - clip.y), height);
+        if (x1 - x0 < 2 || y1 - y0 < 2) {
+          continue;
         }
-      }
-      // Separable maximum filter that remembers where each maximum is.
-      const rowMax = new Float64Array(w * h);
-      const rowArg = new Int32Array(w * h);
-      for (let y = 0; y < h; y += 1) {
-        for (let x = 0; x < w; x += 1) {
-          let best = -1;
-          let arg = 0;
-          for (let i = Math.max(x - radius, 0); i <= Math.min(x + radius, w - 1); i += 1) {
-            if (s[y * w + i] > best) {
-              best = s[y * w + i];
-              arg = y * w + i;
-            }
-          }
-          rowMax[y * w + x] = best;
-          rowArg[y * w + x] = arg;
+        const crop = new Uint8Array((x1 - x0) * (y1 - y0) * 4);
+        for (let y = y0; y < y1; y += 1) {
+          crop.set(pixels.subarray((y * width + x0) * 4, (y * width + x1) * 4), (y - y0) * (x1 - x0) * 4);
         }
+        boxes.push({ offset: size, width: x1 - x0, height: y1 - y0 });
+        crops.push(crop);
+        size += crop.length;
       }
-      for (let y = 0; y < h; y += 1) {
-        for (let x = 0; x < w; x += 1) {
-          const here = s[y * w + x];
-          let best = -1;
-          let arg = 0;
-          for (let j = Math.max(y - radius, 0); j <= Math.min(y + radius, h - 1); j += 1) {
-            if (rowMax[j * w + x] > best) {
-              best = rowMax[j * w + x];
-              arg = rowArg[j * w + x];
-            }
-          }
-          const bx = x0 + (arg % w);
-          const by = y0 + Math.floor(arg / w);
-          const q = (by * width + bx) * 4;
-          const bgLum = luminance(pixels[q], pixels[q + 1], pixels[q + 2]);
-          let seenLum = textLum;
-          if (d.alpha < 1) {
-            // What the reader sees of translucent text is its colour composited over this
-            // background, as the browser composites it (in 8-bit sRGB).
-            const mix = (c, bg) => Math.round(d.alpha * c + (1 - d.alpha) * bg);
-            seenLum = luminance(mix(tr, pixels[q]), mix(tg, pixels[q + 1]), mix(tb, pixels[q + 2]));
-          }
-          const p = ((y0 + y) * width + x0 + x) * 4;
-          const likeText = ratioOf(luminance(pixels[p], pixels[p + 1], pixels[p + 2]), seenLum);
-          nearestText = Math.min(nearestText, likeText);
-          const ratio = ratioOf(seenLum, bgLum);
-          // A glyph's core has the text's colour (as composited); the fallback, for glyphs too
-          // thin to have one, takes every pixel clearly nearer the text than its window's
-          // background (which would also take page pixels next to a dark outline).
-          if (likeText < 1.1) {
-            core.count += 1;
-            if (ratio < core.worst) {
-              core.worst = ratio;
-              core.bg = [pixels[q], pixels[q + 1], pixels[q + 2]];
-            }
-          }
-          if (here < 0.85 * best || here < 1.1) {
-            near.count += 1;
-            if (ratio < near.worst) {
-              near.worst = ratio;
-              near.bg = [pixels[q], pixels[q + 1], pixels[q + 2]];
-            }
-          }
-        }
+      nodes.push({ index, colour: d.colour, alpha: d.alpha, font_size: d.font_size, large: d.large, boxes });
+    }
+    const all = new Uint8Array(size);
+    let at = 0;
+    for (const crop of crops) {
+      all.set(crop, at);
+      at += crop.length;
+    }
+    let rgb;
+    if (typeof all.toBase64 === 'function') {
+      rgb = all.toBase64();
+    } else {
+      const chunks = [];
+      for (let i = 0; i < all.length; i += 0x8000) {
+        chunks.push(String.fromCharCode.apply(null, all.subarray(i, i + 0x8000)));
       }
+      rgb = btoa(chunks.join(''));
     }
-    const glyphs = core.count >= 4 ? core : near;
-    if (area === 0) {
-      return { unmeasurable: 'the text is not inside the captured area' };
-    }
-    if (glyphs.count < 4) {
-      return { unmeasurable: 'no glyph pixels of the text colour were found (covered, or not painted)' };
-    }
-    if (nearestText > 1.5) {
-      // Text whose colour (as composited) appears nowhere in its pixels: something translucent
-      // lies over it (an overlay), and the computed colour is not what the reader sees.
-      return { unmeasurable: 'the text colour does not appear in its pixels (something covers the text)' };
-    }
-    return {
-      ratio: glyphs.worst,
-      background: glyphs.bg,
-      text: d.colour,
-      alpha: d.alpha,
-      large: d.large,
-      glyph_pixels: glyphs.count,
-      glyph_cores: glyphs === core,
-    };
+    return { rgba: rgb, nodes };
   }
 
   globalThis.__a11yProbe = Object.freeze({
@@ -1054,7 +980,7 @@
     contrastNodes,
     contrastClip,
     contrastScrollTo,
-    contrastMeasure,
+    contrastPixels,
     contrastViolationCount: () => contrastSeen.filter((seen) => seen.kind === 'violation').length,
     stylesDarkScheme,
   });

@@ -310,7 +310,12 @@ class Tab:
             raise ProbeError("the page is not open")
         shot = await self._cdp.send(
             "Page.captureScreenshot",
-            {"format": "png", "clip": {**clip, "scale": 1}, "fromSurface": True, "captureBeyondViewport": False},
+            {
+                "format": "png",
+                "clip": {**clip, "scale": 1},
+                "fromSurface": True,
+                "captureBeyondViewport": False,
+            },
         )
         return str(shot["data"])
 
