@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from lm_eval_a11y.observation import AxeFinding, ContrastAudit, Observation
 
@@ -18,6 +18,7 @@ __all__ = [
     "SampleMetrics",
     "SampleScore",
     "contrast_failures",
+    "decided_violations",
     "doc_metrics",
     "mean_stderr",
     "pass_at_k",
@@ -312,3 +313,29 @@ def cost_per_pass(total_cost: float, passed: int) -> float:
     NaN when nothing passed: the money bought no passing page, and no finite number says that.
     """
     return total_cost / passed if passed > 0 else math.nan
+
+
+def decided_violations(obs: Observation) -> tuple[AxeFinding, ...]:
+    """axe's violations with colour contrast as decided: its node count replaced by the decided
+    failures (dropped when there are none, added when the pixels found failures axe did not)."""
+    audit = obs.contrast
+    if audit is None:
+        return obs.axe.violations
+    found = next((f for f in obs.axe.violations if f.rule_id == "color-contrast"), None)
+    count, _ = contrast_failures(audit, found)
+    rest = tuple(f for f in obs.axe.violations if f.rule_id != "color-contrast")
+    if count == 0:
+        return rest
+    if found is None:
+        found = next((f for f in obs.axe.incomplete if f.rule_id == "color-contrast"), None)
+    if found is None:
+        found = AxeFinding(
+            rule_id="color-contrast",
+            impact="serious",
+            tags=("cat.color", "wcag2aa", "wcag143"),
+            help="Elements must meet minimum color contrast ratio thresholds",
+            help_url="",
+            nodes=(),
+            node_count=0,
+        )
+    return (replace(found, node_count=count), *rest)

@@ -10,15 +10,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
-from lm_eval_a11y.observation import AxeFinding, Observation
+from lm_eval_a11y.observation import Observation
 from lm_eval_a11y.pricing import PriceTable
 from lm_eval_a11y.report.loading import RunSeries, Sample
 from lm_eval_a11y.scoring import (
     PASS_AT_K,
-    contrast_failures,
     cost_per_pass,
+    decided_violations,
     doc_metrics,
     generation_cost,
     mean_stderr,
@@ -84,32 +84,6 @@ def contrast_totals(observations: Sequence[Observation | None]) -> ContrastTotal
         incomplete += audit.still_incomplete
         dark += "dark" in audit.schemes
     return ContrastTotals(checked, overturned, resolved_pass, resolved_fail, incomplete, dark, unknown)
-
-
-def decided_violations(obs: Observation) -> tuple[AxeFinding, ...]:
-    """axe's violations with colour contrast as decided: its node count replaced by the decided
-    failures (dropped when there are none, added when the pixels found failures axe did not)."""
-    audit = obs.contrast
-    if audit is None:
-        return obs.axe.violations
-    found = next((f for f in obs.axe.violations if f.rule_id == "color-contrast"), None)
-    count, _ = contrast_failures(audit, found)
-    rest = tuple(f for f in obs.axe.violations if f.rule_id != "color-contrast")
-    if count == 0:
-        return rest
-    if found is None:
-        found = next((f for f in obs.axe.incomplete if f.rule_id == "color-contrast"), None)
-    if found is None:
-        found = AxeFinding(
-            rule_id="color-contrast",
-            impact="serious",
-            tags=("cat.color", "wcag2aa", "wcag143"),
-            help="Elements must meet minimum color contrast ratio thresholds",
-            help_url="",
-            nodes=(),
-            node_count=0,
-        )
-    return (replace(found, node_count=count), *rest)
 
 
 @dataclass(frozen=True)
