@@ -326,8 +326,18 @@ def decided_violations(obs: Observation) -> tuple[AxeFinding, ...]:
     rest = tuple(f for f in obs.axe.violations if f.rule_id != "color-contrast")
     if count == 0:
         return rest
+    # The nodes listed are those failing as decided: axe's, less those the pixels cleared or
+    # left undecided, and axe's "can't tell" nodes the pixels failed.
+    cleared = {n.target for n in audit.nodes if n.decided != "fail"} - audit.failing_targets
+    listed = [n for n in found.nodes if n.target not in cleared] if found is not None else []
+    seen = {n.target for n in listed}
+    for other in obs.axe.incomplete:
+        if other.rule_id == "color-contrast":
+            listed += [n for n in other.nodes if n.target in audit.failing_targets and n.target not in seen]
     if found is None:
         found = next((f for f in obs.axe.incomplete if f.rule_id == "color-contrast"), None)
+    if found is not None:
+        return (replace(found, nodes=tuple(listed), node_count=count), *rest)
     if found is None:
         found = AxeFinding(
             rule_id="color-contrast",
@@ -336,6 +346,6 @@ def decided_violations(obs: Observation) -> tuple[AxeFinding, ...]:
             help="Elements must meet minimum color contrast ratio thresholds",
             help_url="",
             nodes=(),
-            node_count=0,
+            node_count=count,
         )
-    return (replace(found, node_count=count), *rest)
+    return (found, *rest)

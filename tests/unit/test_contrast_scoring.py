@@ -19,7 +19,7 @@ from lm_eval_a11y.observation import (
     Observation,
     Timings,
 )
-from lm_eval_a11y.scoring import doc_metrics, sample_metrics, score_observation
+from lm_eval_a11y.scoring import decided_violations, doc_metrics, sample_metrics, score_observation
 
 
 def _finding(rule: str, targets: list[str], node_count: int | None = None) -> AxeFinding:
@@ -185,3 +185,26 @@ def test_a_broken_pixel_check_leaves_axe_in_charge(dark: bool, expected: int) ->
     )
     score = score_observation(_obs(violations=(_finding("color-contrast", ["#a", "#b"]),), audit=audit))
     assert score.axe_failures == expected and not score.passed
+
+
+def test_decided_findings_list_what_fails_as_decided() -> None:
+    audit = ContrastAudit(
+        nodes=(
+            _node("#a", "violation", "pass"),
+            _node("#b", "violation", "fail"),
+            _node("#c", "incomplete", "fail"),
+            _node("#d", "incomplete", "pass"),
+        ),
+        axe_violations=(("light", 2),),
+    )
+    obs = _obs(
+        violations=(_finding("color-contrast", ["#a", "#b"]), _finding("label", ["#f"])),
+        incomplete=(_finding("color-contrast", ["#c", "#d"]),),
+        audit=audit,
+    )
+    contrast, label = decided_violations(obs)
+    assert (contrast.rule_id, contrast.node_count) == ("color-contrast", 2)
+    assert [n.target for n in contrast.nodes] == [("#b",), ("#c",)]
+    assert label.rule_id == "label"
+    cleared = ContrastAudit(nodes=(_node("#a", "violation", "pass"),), axe_violations=(("light", 1),))
+    assert decided_violations(_obs(violations=(_finding("color-contrast", ["#a"]),), audit=cleared)) == ()
