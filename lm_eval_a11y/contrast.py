@@ -274,7 +274,9 @@ def _plan(listing: dict[str, Any], viewport: tuple[int, int]) -> tuple[list[_Scr
     return screens, left_over
 
 
-async def _measure(session: Session, tab: Tab, scheme: str, viewport: tuple[int, int]) -> tuple[
+async def _measure(
+    session: Session, tab: Tab, scheme: str, viewport: tuple[int, int], deadline: float = math.inf
+) -> tuple[
     list[ContrastNode], int, int, int, bool
 ]:
     """Measure the colour-contrast nodes of the last axe run. Returns the nodes, axe's number of
@@ -283,11 +285,17 @@ async def _measure(session: Session, tab: Tab, scheme: str, viewport: tuple[int,
     listing: dict[str, Any] = await session.probe("contrastNodes", MAX_NODES)
     nodes = listing["nodes"]
     screens, left_over = _plan(listing, viewport)
+    late: set[int] = set()
     measured: dict[int, dict[str, Any]] = {}
     scrolled = False
     start = tuple(listing["scroll"])
     try:
-        for screen in screens:
+        for number, screen in enumerate(screens):
+            if time.perf_counter() > deadline:
+                # Out of its share of the sample's time: the rest keeps axe's answer, and the
+                # sample keeps the time to finish (a timeout would lose all of it).
+                late.update(i for later in screens[number:] for i in later.indices)
+                break
             if screen.scroll is None:
                 clip = await session.probe("contrastClip", list(screen.indices))
             else:
@@ -326,6 +334,8 @@ async def _measure(session: Session, tab: Tab, scheme: str, viewport: tuple[int,
         note = node.get("unmeasurable") or result.get("unmeasurable") or ""
         if index in left_over:
             note = f"beyond the {MAX_SCREENS} screens the pixel check scrolls to"
+        elif index in late:
+            note = "the pixel check ran out of its share of the sample's time"
         elif not note and ratio is None:
             note = "the text was not inside any capture"
         if ratio is not None and required is not None:
@@ -361,10 +371,11 @@ async def _measure(session: Session, tab: Tab, scheme: str, viewport: tuple[int,
     return out, int(violations_total), extra_violations, extra - extra_violations, scrolled
 
 
-async def audit_contrast(session: Session, tab: Tab, axe_result: dict[str, Any], viewport: tuple[int, int]) -> tuple[
-    ContrastAudit | None, float
-]:
-    """The pixel check of one sample, after its initial axe run (``axe_result``).
+async def audit_contrast(
+    session: Session, tab: Tab, axe_result: dict[str, Any], viewport: tuple[int, int], budget_s: float = math.inf
+) -> tuple[ContrastAudit | None, float]:
+    """The pixel check of one sample, after its initial axe run (``axe_result``), taking at most
+    about ``budget_s`` seconds (screens not reached by then keep axe's answer).
 
     Returns the audit (None when axe reported no colour-contrast node and the page styles no
     dark scheme: such a page pays nothing) and the milliseconds it took.
@@ -372,6 +383,7 @@ async def audit_contrast(session: Session, tab: Tab, axe_result: dict[str, Any],
     if not needs_audit(axe_result):
         return None, 0.0
     started = time.perf_counter()
+    deadline = started + budget_s
     dark = bool(axe_result.get("styles_dark_scheme"))
     nodes: list[ContrastNode] = []
     counts: list[tuple[str, int]] = []
@@ -380,7 +392,7 @@ async def audit_contrast(session: Session, tab: Tab, axe_result: dict[str, Any],
     error: str | None = None
     try:
         if _has_contrast_nodes(axe_result):
-            found, violations, more_v, more_i, scrolled = await _measure(session, tab, "light", viewport)
+            found, violations, more_v, more_i, scrolled = await _measure(session, tab, "light", viewport, deadline)
             nodes += found
             counts.append(("light", violations))
             extra_v, extra_i, acted = extra_v + more_v, extra_i + more_i, acted or scrolled
@@ -391,7 +403,7 @@ async def audit_contrast(session: Session, tab: Tab, axe_result: dict[str, Any],
                 await session.probe("settle", 0)
                 dark_result = await session.probe("runAxe", _DARK_AXE_OPTIONS)
                 if _has_contrast_nodes(dark_result):
-                    found, violations, more_v, more_i, _ = await _measure(session, tab, "dark", viewport)
+                    found, violations, more_v, more_i, _ = await _measure(session, tab, "dark", viewport, deadline)
                     nodes += found
                     counts.append(("dark", violations))
                     extra_v, extra_i = extra_v + more_v, extra_i + more_i

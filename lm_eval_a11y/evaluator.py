@@ -413,7 +413,7 @@ class AsyncEvaluator:
         # The pixel check of colour contrast (contrast.py): only pages axe failed or could not
         # decide on, or that style a dark scheme, pay for it.
         run.contrast, run.contrast_ms = await self._crash_aware(
-            session, audit_contrast(session, tab, initial, self.settings.viewport)
+            session, audit_contrast(session, tab, initial, self.settings.viewport, self.settings.timeout_s / 4)
         )
         if self.settings.screenshots is not None:
             run.screenshot = await self._screenshot(tab, name)

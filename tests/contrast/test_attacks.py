@@ -9,16 +9,19 @@ ran (they could otherwise repaint for the measurement).
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from lm_eval_a11y.cases import Case
 from lm_eval_a11y.checks import Check, Outcome
-from lm_eval_a11y.contrast import MAX_NODES
+from lm_eval_a11y.contrast import MAX_NODES, audit_contrast
 from lm_eval_a11y.evaluator import Evaluator
 from lm_eval_a11y.scoring import score_observation
 from lm_eval_a11y.session import Session
+
+PAGES = Path(__file__).resolve().parent / "pages"
 
 # Light text on a gradient (axe cannot tell) and grey text on white (axe fails), both in the
 # first screen, on a page that records everything a script can notice of an evaluator at work.
@@ -175,3 +178,26 @@ def test_more_failures_than_the_check_measures_all_still_count(evaluator: Evalua
     assert len(audit.nodes) == MAX_NODES
     assert audit.unmeasured_violations == 40
     assert score_observation(obs).axe_failures == count
+
+
+def test_a_pixel_check_out_of_time_leaves_the_rest_to_axe(evaluator: Evaluator) -> None:
+    """Attack: a page whose contrast takes long to measure, to run the sample out of time. The
+    check stops at its share of the budget; the nodes it did not reach keep axe's answer."""
+
+    async def out_of_time(session: Session) -> Outcome:
+        result = await session.probe("runAxe", {"runOnly": {"type": "rule", "values": ["color-contrast"]}})
+        audit, _ = await audit_contrast(session, session._tab, result, (1280, 800), budget_s=0.0)
+        assert audit is not None
+        return Outcome("pass", json.dumps([(n.axe, n.pixel, n.decided, n.decided_by, n.note) for n in audit.nodes]))
+
+    case = replace(_reading_case(), checks=(Check(id="late", description="Audits late.", type="BP", func=out_of_time),))
+    html = (PAGES / "long-canvas.html").read_text(encoding="utf-8")
+    obs = evaluator.evaluate(case, html)
+    assert obs.status == "ok", obs.error
+    (check,) = obs.checks
+    assert check.outcome == "pass", check.message
+    nodes = json.loads(check.message)
+    assert len(nodes) == 3
+    for axe, pixel, decided, by, note in nodes:
+        assert (pixel, by) == ("unmeasurable", "axe") and "ran out" in note
+        assert decided == ("fail" if axe == "violation" else "incomplete")
