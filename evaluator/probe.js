@@ -536,17 +536,13 @@
           continue;
         }
         for (const node of item.nodes) {
-          let el = null;
-          try {
-            el = axe.utils.shadowSelect(node.target);
-          } catch (err) {
-            el = null;
-          }
           const check = [...(node.any || []), ...(node.all || []), ...(node.none || [])]
             .find((c) => c.id === 'color-contrast') || {};
           const data = check.data || {};
           seen.push({
-            el,
+            // The element is looked up when the pixel check first asks (most runs never do).
+            el: undefined,
+            selector: node.target,
             kind,
             target: (node.target || []).map((t) => (Array.isArray(t) ? t.join(' ') : String(t))),
             ratio: typeof data.contrastRatio === 'number' && data.contrastRatio > 0 ? data.contrastRatio : null,
@@ -603,6 +599,13 @@
   // coordinates), its text colour and how it is composited, its size class, or why its pixels
   // cannot say anything.
   function contrastDescribe(seen, running) {
+    if (seen.el === undefined) {
+      try {
+        seen.el = axe.utils.shadowSelect(seen.selector);
+      } catch (err) {
+        seen.el = null;
+      }
+    }
     const el = seen.el;
     if (!el || !el.isConnected) {
       return { unmeasurable: 'the element is no longer in the document' };
