@@ -39,12 +39,14 @@ from lm_eval_a11y.browser import (
 from lm_eval_a11y.cases import Case
 from lm_eval_a11y.check_order import guess_acts, guess_wait_ms
 from lm_eval_a11y.checks import Check, Outcome
+from lm_eval_a11y.contrast import audit_contrast
 from lm_eval_a11y.memory import MemoryKill, MemoryWatchdog, browser_processes
 from lm_eval_a11y.observation import (
     AuditCoverage,
     AxeFinding,
     AxeResult,
     CheckResult,
+    ContrastAudit,
     Environment,
     Observation,
     PageEvents,
@@ -171,6 +173,8 @@ class _Run:
     late_audit: str = "none"
     # When the evaluation began (time.monotonic), to find the memory kill that ended it.
     began: float = 0.0
+    contrast: ContrastAudit | None = None
+    contrast_ms: float = 0.0
 
 
 def _html_digest(html: str) -> tuple[str, int]:
@@ -334,6 +338,7 @@ class AsyncEvaluator:
                 service_workers="block",
                 accept_downloads=False,
                 reduced_motion="no-preference",
+                color_scheme="light",
             )
             tab = Tab(slot.context, self._render_settings)
             # Pages other than the slot's own (popups opened by a click) get no network either;
@@ -524,8 +529,13 @@ class AsyncEvaluator:
         if not self._axe_version:
             self._axe_version = str(await session.probe("axeVersion"))
         t1 = time.perf_counter()
-        await self._crash_aware(session, session.run_axe("initial"))
+        initial = await self._crash_aware(session, session.run_axe("initial"))
         run.axe_ms = (time.perf_counter() - t1) * 1000
+        # The pixel check of colour contrast (contrast.py): only pages axe failed or could not
+        # decide on, or that style a dark scheme, pay for it.
+        run.contrast, run.contrast_ms = await self._crash_aware(
+            session, audit_contrast(session, tab, initial, self.settings.viewport, self.settings.timeout_s / 4)
+        )
         if self.settings.screenshots is not None:
             run.screenshot = await self._screenshot(tab, name)
         if may_change_itself(html):
@@ -737,12 +747,14 @@ class AsyncEvaluator:
                 axe_tags=AXE_TAGS,
                 evaluator_version=__version__,
                 timeout_s=self.settings.timeout_s,
+                prefers_color_scheme="light",
             ),
             timings=Timings(
                 render_ms=round(run.render_ms, 1),
                 axe_ms=round(run.axe_ms, 1),
                 checks_ms=round(run.checks_ms, 1),
                 total_ms=round(total_ms, 1),
+                contrast_ms=round(run.contrast_ms, 1),
             ),
             events=PageEvents(
                 console_errors=tuple(events.console_errors),
@@ -756,6 +768,7 @@ class AsyncEvaluator:
             ),
             screenshot=run.screenshot,
             audit=_coverage(run),
+            contrast=run.contrast,
         )
         return _valid_unicode(observation)
 

@@ -115,6 +115,11 @@ def _score_dict(obs: Observation | None, extraction: Extraction, metrics: Sample
         "checks_passed": num(metrics.checks_passed),
         "html_found": extraction.found,
         "truncated": extraction.truncated,
+        # The pixel check of colour contrast (docs/contrast.md); None: not known for this record.
+        "contrast_overturned": None if score is None else score.contrast_overturned,
+        "contrast_resolved_pass": None if score is None else score.contrast_resolved_pass,
+        "contrast_resolved_fail": None if score is None else score.contrast_resolved_fail,
+        "contrast_incomplete": None if score is None else score.contrast_incomplete,
     }
 
 

@@ -14,6 +14,9 @@ from typing import Any, Literal
 CheckStatus = Literal["pass", "fail", "na", "error"]
 CheckType = Literal["R", "BP"]
 EvalStatus = Literal["ok", "timeout", "error"]
+ContrastAxe = Literal["violation", "incomplete"]
+PixelVerdict = Literal["pass", "fail", "unmeasurable"]
+ContrastDecision = Literal["pass", "fail", "incomplete"]
 
 CHECK_STATUSES: tuple[str, ...] = ("pass", "fail", "na", "error")
 CHECK_TYPES: tuple[str, ...] = ("R", "BP")
@@ -104,6 +107,83 @@ class CheckResult:
 
 
 @dataclass(frozen=True)
+class ContrastNode:
+    """One node axe's ``color-contrast`` rule failed or could not decide, measured on the pixels.
+
+    ``axe`` is axe's own answer and ``axe_ratio`` its ratio (None when it could not compute one);
+    ``pixel_ratio`` is the worst contrast between the text and the background under its glyphs
+    as rendered, against ``required`` (4.5, or 3 for large text). ``decided`` is the outcome
+    that counts and ``decided_by`` which of the two gave it (see docs/contrast.md).
+    """
+
+    scheme: str
+    target: tuple[str, ...]
+    axe: ContrastAxe
+    axe_ratio: float | None
+    axe_reason: str | None
+    required: float | None
+    pixel_ratio: float | None
+    pixel: PixelVerdict
+    decided: ContrastDecision
+    decided_by: Literal["pixels", "axe"]
+    note: str = ""
+
+    @property
+    def overturned(self) -> bool:
+        """axe failed it and the pixels clear it."""
+        return self.axe == "violation" and self.decided == "pass"
+
+    @property
+    def resolved(self) -> bool:
+        """axe could not tell and the pixels decided."""
+        return self.axe == "incomplete" and self.decided_by == "pixels"
+
+
+@dataclass(frozen=True)
+class ContrastAudit:
+    """The pixel check of one sample's colour contrast, per colour scheme audited.
+
+    ``schemes`` lists the schemes whose contrast was audited (``light`` always; ``dark`` too when
+    the page styles a dark scheme). ``axe_violations`` counts, per scheme, the nodes axe's
+    ``color-contrast`` rule failed in that audit; those past the measuring limit are in
+    ``unmeasured_violations`` and ``unmeasured_incomplete`` and keep axe's answer.
+    """
+
+    schemes: tuple[str, ...] = ("light",)
+    nodes: tuple[ContrastNode, ...] = ()
+    axe_violations: tuple[tuple[str, int], ...] = ()
+    unmeasured_violations: int = 0
+    unmeasured_incomplete: int = 0
+    styles_dark_scheme: bool = False
+    error: str | None = None
+
+    def violations_in(self, scheme: str) -> int:
+        return dict(self.axe_violations).get(scheme, 0)
+
+    @property
+    def overturned(self) -> int:
+        return sum(n.overturned for n in self.nodes)
+
+    @property
+    def resolved_pass(self) -> int:
+        return sum(n.resolved and n.decided == "pass" for n in self.nodes)
+
+    @property
+    def resolved_fail(self) -> int:
+        return sum(n.resolved and n.decided == "fail" for n in self.nodes)
+
+    @property
+    def still_incomplete(self) -> int:
+        """Nodes axe could not tell whose pixels could not be measured either."""
+        return sum(n.decided == "incomplete" for n in self.nodes) + self.unmeasured_incomplete
+
+    @property
+    def failing_targets(self) -> frozenset[tuple[str, ...]]:
+        """The nodes whose decided outcome is a failure, in any scheme (each node once)."""
+        return frozenset(n.target for n in self.nodes if n.decided == "fail")
+
+
+@dataclass(frozen=True)
 class Environment:
     axe_version: str
     chromium_version: str
@@ -111,6 +191,9 @@ class Environment:
     axe_tags: tuple[str, ...]
     evaluator_version: str
     timeout_s: float
+    # The colour scheme the page was rendered and audited in; a page that styles a dark scheme
+    # also has its contrast audited in dark (Observation.contrast.schemes).
+    prefers_color_scheme: str = "light"
 
 
 @dataclass(frozen=True)
@@ -119,6 +202,7 @@ class Timings:
     axe_ms: float = 0.0
     checks_ms: float = 0.0
     total_ms: float = 0.0
+    contrast_ms: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -185,6 +269,9 @@ class Observation:
     events: PageEvents = field(default_factory=PageEvents)
     screenshot: str | None = None
     audit: AuditCoverage = field(default_factory=AuditCoverage)
+    # The pixel check of axe's colour-contrast failures and "can't tell" nodes; None when there
+    # was nothing to check or the record predates it.
+    contrast: ContrastAudit | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -215,11 +302,13 @@ class Observation:
                 axe_tags=tuple(env["axe_tags"]),
                 evaluator_version=env["evaluator_version"],
                 timeout_s=float(env["timeout_s"]),
+                prefers_color_scheme=str(env.get("prefers_color_scheme", "light")),
             ),
             timings=Timings(**data.get("timings", {})),
             events=_events(data.get("events") or {}),
             screenshot=data.get("screenshot"),
             audit=_coverage(data.get("audit") or {}),
+            contrast=_contrast(data["contrast"]) if data.get("contrast") else None,
         )
 
 
@@ -232,6 +321,36 @@ def _coverage(data: dict[str, Any]) -> AuditCoverage:
         unaudited=tuple(data.get("unaudited", ())),
         horizon_ms=None if horizon is None else float(horizon),
         late_audit=str(data.get("late_audit", "none")),
+    )
+
+
+def _contrast(data: dict[str, Any]) -> ContrastAudit:
+    def number(value: Any) -> float | None:
+        return None if value is None else float(value)
+
+    return ContrastAudit(
+        schemes=tuple(data.get("schemes", ("light",))),
+        nodes=tuple(
+            ContrastNode(
+                scheme=n["scheme"],
+                target=tuple(n.get("target", ())),
+                axe=n["axe"],
+                axe_ratio=number(n.get("axe_ratio")),
+                axe_reason=n.get("axe_reason"),
+                required=number(n.get("required")),
+                pixel_ratio=number(n.get("pixel_ratio")),
+                pixel=n["pixel"],
+                decided=n["decided"],
+                decided_by=n["decided_by"],
+                note=n.get("note", ""),
+            )
+            for n in data.get("nodes", ())
+        ),
+        axe_violations=tuple((str(k), int(v)) for k, v in data.get("axe_violations", ())),
+        unmeasured_violations=int(data.get("unmeasured_violations", 0)),
+        unmeasured_incomplete=int(data.get("unmeasured_incomplete", 0)),
+        styles_dark_scheme=bool(data.get("styles_dark_scheme", False)),
+        error=data.get("error"),
     )
 
 

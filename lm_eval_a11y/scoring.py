@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from lm_eval_a11y.observation import Observation
+from lm_eval_a11y.observation import AxeFinding, ContrastAudit, Observation
 
 __all__ = [
     "PASS_AT_K",
     "SampleMetrics",
     "SampleScore",
+    "contrast_failures",
+    "decided_violations",
     "doc_metrics",
     "mean_stderr",
     "pass_at_k",
@@ -42,6 +44,13 @@ class SampleScore:
     best_practices_passed: int
     reasons: tuple[str, ...]
     requirements_strictly_passed: int = 0
+    # The pixel check of colour contrast (docs/contrast.md): nodes axe failed that the pixels
+    # cleared, nodes axe could not tell that the pixels passed or failed, and nodes neither
+    # could decide. None when the record has no pixel check (older records, nothing to check).
+    contrast_overturned: int | None = None
+    contrast_resolved_pass: int | None = None
+    contrast_resolved_fail: int | None = None
+    contrast_incomplete: int | None = None
 
     @property
     def checks_passed(self) -> float:
@@ -65,9 +74,17 @@ def score_observation(obs: Observation) -> SampleScore:
     if obs.status != "ok":
         reasons.append(f"evaluation {obs.status}: {obs.error}")
     wcag = obs.axe.wcag_failures
-    axe_failures = sum(f.node_count for f in wcag)
+    audit = obs.contrast
+    axe_failures = 0
     for finding in wcag:
+        if audit is not None and finding.rule_id == "color-contrast":
+            continue
+        axe_failures += finding.node_count
         reasons.append(f"axe {finding.rule_id}: {finding.node_count} node(s) - {finding.help}")
+    if audit is not None:
+        contrast, why = contrast_failures(audit, _finding(wcag, "color-contrast"))
+        axe_failures += contrast
+        reasons.extend(why)
     req_total = req_ok = req_strict = bp_total = bp_ok = 0
     for check in obs.checks:
         met = check.outcome in ("pass", "na")
@@ -84,6 +101,10 @@ def score_observation(obs: Observation) -> SampleScore:
     for what in obs.audit.unaudited:
         reasons.append(f"content could not be audited: {what}")
     axe_clean = obs.status == "ok" and axe_failures == 0
+    # With no pixel check recorded, the counts are zero when axe left nothing to check (in any
+    # record), unknown when it did (a record from before the pixel check).
+    seen = any(f.rule_id == "color-contrast" for f in obs.axe.violations + obs.axe.incomplete)
+    nothing = 0 if audit is None and not seen and obs.status == "ok" else None
     return SampleScore(
         passed=axe_clean and req_ok == req_total and obs.status == "ok" and not obs.audit.unaudited,
         axe_clean=axe_clean,
@@ -95,7 +116,50 @@ def score_observation(obs: Observation) -> SampleScore:
         best_practices_passed=bp_ok,
         reasons=tuple(reasons),
         requirements_strictly_passed=req_strict,
+        contrast_overturned=nothing if audit is None else audit.overturned,
+        contrast_resolved_pass=nothing if audit is None else audit.resolved_pass,
+        contrast_resolved_fail=nothing if audit is None else audit.resolved_fail,
+        contrast_incomplete=nothing if audit is None else audit.still_incomplete,
     )
+
+
+def _finding(findings: tuple[AxeFinding, ...], rule_id: str) -> AxeFinding | None:
+    return next((f for f in findings if f.rule_id == rule_id), None)
+
+
+def contrast_failures(audit: ContrastAudit, axe_finding: AxeFinding | None) -> tuple[int, list[str]]:
+    """The colour-contrast failure nodes as decided, and the reasons to give.
+
+    Decided failures are the nodes whose decided outcome is ``fail`` in any audited scheme (each
+    node once), plus axe's failures the pixel check did not reach (past its node limit), plus
+    axe's colour-contrast failures in states the pixel check does not audit (those a check asked
+    axe to look at): the finding's nodes beyond the ones axe failed in the audited first run.
+    When the pixel check itself broke on the page, axe's answer stands entirely, and a page that
+    styles a dark scheme fails: its dark scheme could not be audited.
+    """
+    reasons: list[str] = []
+    axe_count = axe_finding.node_count if axe_finding is not None else 0
+    if audit.error is not None:
+        if axe_count:
+            reasons.append(f"axe color-contrast: {axe_count} node(s) - {axe_finding.help if axe_finding else ''}")
+        if audit.styles_dark_scheme:
+            reasons.append(f"contrast: the dark colour scheme could not be audited ({audit.error})")
+            return axe_count + 1, reasons
+        return axe_count, reasons
+    other_states = max(axe_count - audit.violations_in("light"), 0)
+    decided = len(audit.failing_targets) + audit.unmeasured_violations
+    total = decided + other_states
+    if total:
+        dark = sum(1 for n in audit.nodes if n.scheme == "dark" and n.decided == "fail")
+        parts = [f"{total} node(s) fail as rendered"]
+        if audit.resolved_fail:
+            parts.append(f"{audit.resolved_fail} resolved from axe's 'can't tell' by the pixels")
+        if dark:
+            parts.append(f"{dark} in the dark colour scheme")
+        if audit.overturned:
+            parts.append(f"{audit.overturned} of axe's failures overturned by the pixels")
+        reasons.append("color-contrast: " + "; ".join(parts))
+    return total, reasons
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:
@@ -143,6 +207,15 @@ class SampleMetrics:
     checks_passed: float
     html_found: bool
     truncated: bool
+    # Colour-contrast nodes the pixel check moved (docs/contrast.md): axe failures it cleared,
+    # axe "can't tell" nodes it decided, and nodes neither could decide. NaN: not known.
+    contrast_overturned: float = math.nan
+    contrast_resolved: float = math.nan
+    contrast_incomplete: float = math.nan
+
+
+def _count(value: int | None) -> float:
+    return math.nan if value is None else float(value)
 
 
 def sample_metrics(
@@ -174,6 +247,11 @@ def sample_metrics(
         checks_passed=score.checks_passed,
         html_found=html_found,
         truncated=truncated,
+        contrast_overturned=_count(score.contrast_overturned),
+        contrast_resolved=math.nan
+        if score.contrast_resolved_pass is None or score.contrast_resolved_fail is None
+        else float(score.contrast_resolved_pass + score.contrast_resolved_fail),
+        contrast_incomplete=_count(score.contrast_incomplete),
     )
 
 
@@ -203,6 +281,9 @@ def doc_metrics(samples: Sequence[SampleMetrics], ks: Sequence[int] = PASS_AT_K)
         "checks_passed": _nanmean([s.checks_passed for s in samples]),
         "html_found": sum(s.html_found for s in samples) / n,
         "truncated": sum(s.truncated for s in samples) / n,
+        "contrast_overturned": _nanmean([s.contrast_overturned for s in samples]),
+        "contrast_resolved": _nanmean([s.contrast_resolved for s in samples]),
+        "contrast_incomplete": _nanmean([s.contrast_incomplete for s in samples]),
     }
     for k in ks:
         out[f"pass@{k}"] = pass_at_k(n, c, k)
@@ -236,3 +317,39 @@ def cost_per_pass(total_cost: float, passed: int) -> float:
     NaN when nothing passed: the money bought no passing page, and no finite number says that.
     """
     return total_cost / passed if passed > 0 else math.nan
+
+
+def decided_violations(obs: Observation) -> tuple[AxeFinding, ...]:
+    """axe's violations with colour contrast as decided: its node count replaced by the decided
+    failures (dropped when there are none, added when the pixels found failures axe did not)."""
+    audit = obs.contrast
+    if audit is None:
+        return obs.axe.violations
+    found = next((f for f in obs.axe.violations if f.rule_id == "color-contrast"), None)
+    count, _ = contrast_failures(audit, found)
+    rest = tuple(f for f in obs.axe.violations if f.rule_id != "color-contrast")
+    if count == 0:
+        return rest
+    # The nodes listed are those failing as decided: axe's, less those the pixels cleared or
+    # left undecided, and axe's "can't tell" nodes the pixels failed.
+    cleared = {n.target for n in audit.nodes if n.decided != "fail"} - audit.failing_targets
+    listed = [n for n in found.nodes if n.target not in cleared] if found is not None else []
+    seen = {n.target for n in listed}
+    for other in obs.axe.incomplete:
+        if other.rule_id == "color-contrast":
+            listed += [n for n in other.nodes if n.target in audit.failing_targets and n.target not in seen]
+    if found is None:
+        found = next((f for f in obs.axe.incomplete if f.rule_id == "color-contrast"), None)
+    if found is not None:
+        return (replace(found, nodes=tuple(listed), node_count=count), *rest)
+    if found is None:
+        found = AxeFinding(
+            rule_id="color-contrast",
+            impact="serious",
+            tags=("cat.color", "wcag2aa", "wcag143"),
+            help="Elements must meet minimum color contrast ratio thresholds",
+            help_url="",
+            nodes=(),
+            node_count=count,
+        )
+    return (found, *rest)

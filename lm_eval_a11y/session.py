@@ -445,6 +445,25 @@ class Tab:
         await self._cdp.send("HeapProfiler.collectGarbage")
         return True
 
+    async def capture_png(self, clip: dict[str, float]) -> str:
+        """A PNG (base64) of ``clip`` (page coordinates) as drawn on screen, through CDP only.
+
+        Nothing reaches the page: no viewport change (``captureBeyondViewport`` would resize the
+        view, and the page sees a resize event), no script, no style.
+        """
+        if self._cdp is None:
+            raise ProbeError("the page is not open")
+        shot = await self._cdp.send(
+            "Page.captureScreenshot",
+            {
+                "format": "png",
+                "clip": {**clip, "scale": 1},
+                "fromSurface": True,
+                "captureBeyondViewport": False,
+            },
+        )
+        return str(shot["data"])
+
     async def terminate_scripts(self) -> None:
         """Interrupt a page script that never returns (``while (true) {}``)."""
         if self._cdp is not None:

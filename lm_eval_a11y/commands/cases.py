@@ -22,7 +22,7 @@ from lm_eval_a11y.cases import Case, CaseError, Example, load_case, load_example
 from lm_eval_a11y.cli import EXIT_FAIL, EXIT_OK, UsageError, add_pool_options, check_pool_options
 from lm_eval_a11y.observation import Observation
 from lm_eval_a11y.resources import cases_dir
-from lm_eval_a11y.scoring import score_observation
+from lm_eval_a11y.scoring import decided_violations, score_observation
 
 AXE_COLUMN = "axe"
 VERDICT_COLUMN = "verdict"
@@ -172,7 +172,8 @@ class RunOutcome:
     def of(cls, obs: Observation) -> RunOutcome:
         return cls(
             checks=tuple((c.id, c.outcome) for c in obs.checks),
-            axe_rules=tuple(sorted({f.rule_id for f in obs.axe.wcag_failures})),
+            # Colour contrast as decided (docs/contrast.md), like the verdict.
+            axe_rules=tuple(sorted({f.rule_id for f in decided_violations(obs) if not f.best_practice})),
             verdict="pass" if score_observation(obs).passed else "fail",
             status=obs.status,
             error=obs.error,

@@ -11,7 +11,7 @@ from typing import Any
 
 from lm_eval_a11y.cli import EXIT_FAIL, EXIT_OK, UsageError, add_pool_options, check_pool_options
 from lm_eval_a11y.observation import Observation
-from lm_eval_a11y.scoring import SampleScore, score_observation
+from lm_eval_a11y.scoring import SampleScore, decided_violations, score_observation
 
 
 def register(sub: Any) -> None:
@@ -87,7 +87,7 @@ def format_verdict(name: str, score: SampleScore, obs: Observation) -> str:
     lines = [f"{'PASS' if score.passed else 'FAIL'}  {label}" + (f"  [case {obs.case_id}]" if obs.case_id else "")]
     if obs.status != "ok":
         lines.append(f"  evaluation {obs.status}: {obs.error}")
-    for finding in obs.axe.wcag_failures:
+    for finding in (f for f in decided_violations(obs) if not f.best_practice):
         criteria = ", ".join(finding.wcag) or "no SC"
         lines.append(
             f"  axe  {finding.rule_id} ({finding.impact or 'n/a'}; WCAG {criteria}): "
@@ -97,6 +97,13 @@ def format_verdict(name: str, score: SampleScore, obs: Observation) -> str:
             lines.append(f"         {node.html[:120]}")
     for finding in obs.axe.best_practice_findings:
         lines.append(f"  axe  {finding.rule_id} (best practice, not counted): {finding.node_count} node(s)")
+    if obs.contrast is not None:
+        c = obs.contrast
+        lines.append(
+            f"  contrast as rendered ({' and '.join(c.schemes)}): {c.overturned} axe failure(s) overturned, "
+            f"{c.resolved_pass} 'can't tell' resolved to pass, {c.resolved_fail} to fail, "
+            f"{c.still_incomplete} undecided"
+        )
     for check in obs.checks:
         lines.append(f"  {check.type:<3}{check.outcome:<6}{check.id}: {check.message}")
     if obs.events.blocked_requests or obs.events.blocked_navigations:

@@ -12,14 +12,23 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from lm_eval_a11y.observation import Observation
 from lm_eval_a11y.pricing import PriceTable
 from lm_eval_a11y.report.loading import RunSeries, Sample
-from lm_eval_a11y.scoring import PASS_AT_K, cost_per_pass, doc_metrics, generation_cost, mean_stderr
+from lm_eval_a11y.scoring import (
+    PASS_AT_K,
+    cost_per_pass,
+    decided_violations,
+    doc_metrics,
+    generation_cost,
+    mean_stderr,
+)
 
 __all__ = [
     "SUMMARY_METRICS",
     "CaseRow",
     "CheckFailure",
+    "ContrastTotals",
     "CostSummary",
     "MetricValue",
     "Report",
@@ -38,7 +47,43 @@ SUMMARY_METRICS: tuple[tuple[str, str, bool], ...] = (
     ("axe_failures", "axe WCAG failures (nodes per sample)", False),
     ("html_found", "HTML found", True),
     ("truncated", "Truncated", True),
+    ("contrast_overturned", "Contrast failures overturned by the pixels (nodes per sample)", False),
+    ("contrast_resolved", "Contrast 'can't tell' resolved by the pixels (nodes per sample)", False),
+    ("contrast_incomplete", "Contrast neither could decide (nodes per sample)", False),
 )
+
+
+@dataclass(frozen=True)
+class ContrastTotals:
+    """How much the pixel check of colour contrast moved in one run (docs/contrast.md): nodes
+    summed over the run's samples. ``unknown`` samples have axe contrast results but no pixel
+    data (records from before the check)."""
+
+    samples_checked: int = 0
+    overturned: int = 0
+    resolved_pass: int = 0
+    resolved_fail: int = 0
+    incomplete: int = 0
+    dark_scheme_samples: int = 0
+    unknown: int = 0
+
+
+def contrast_totals(observations: Sequence[Observation | None]) -> ContrastTotals:
+    checked = overturned = resolved_pass = resolved_fail = incomplete = dark = unknown = 0
+    for obs in observations:
+        if obs is None:
+            continue
+        audit = obs.contrast
+        if audit is None:
+            unknown += any(f.rule_id == "color-contrast" for f in obs.axe.violations + obs.axe.incomplete)
+            continue
+        checked += 1
+        overturned += audit.overturned
+        resolved_pass += audit.resolved_pass
+        resolved_fail += audit.resolved_fail
+        incomplete += audit.still_incomplete
+        dark += "dark" in audit.schemes
+    return ContrastTotals(checked, overturned, resolved_pass, resolved_fail, incomplete, dark, unknown)
 
 
 @dataclass(frozen=True)
@@ -97,6 +142,7 @@ class SeriesSummary:
     price_entry: str | None
     axe_versions: tuple[str, ...]
     chromium_versions: tuple[str, ...]
+    contrast: ContrastTotals = field(default_factory=ContrastTotals)
 
 
 @dataclass(frozen=True)
@@ -310,6 +356,7 @@ def summarise(series: RunSeries, pricing: PriceTable | None) -> SeriesSummary:
         price_entry=price[0] if price else None,
         axe_versions=_versions(series.samples, "axe_version"),
         chromium_versions=_versions(series.samples, "chromium_version"),
+        contrast=contrast_totals([s.observation for s in series.samples]),
     )
 
 
@@ -359,7 +406,7 @@ def build_report(series: Sequence[RunSeries], pricing: PriceTable | None = None)
             obs = sample.observation
             if obs is not None:
                 sample_criteria: set[str] = set()
-                for finding in obs.axe.violations:
+                for finding in decided_violations(obs):
                     acc = rules.get(finding.rule_id)
                     if acc is None:
                         acc = rules[finding.rule_id] = _RuleAcc(

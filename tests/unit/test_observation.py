@@ -22,11 +22,33 @@ def _golden() -> dict[str, object]:
     return data
 
 
+CONTRAST = GOLDEN.with_name("contrast-long-dark.json")
+
+
 def test_round_trip_through_json_is_exact() -> None:
+    # The golden file predates the pixel check of colour contrast: its new fields come back at
+    # their defaults, everything else exactly as written.
     data = _golden()
     obs = Observation.from_dict(data)
-    assert json.loads(json.dumps(obs.to_dict())) == data
+    newer = json.loads(json.dumps(obs.to_dict()))
+    assert newer.pop("contrast") is None
+    assert newer["timings"].pop("contrast_ms") == 0.0
+    assert newer["environment"].pop("prefers_color_scheme") == "light"
+    assert newer == data
     assert Observation.from_dict(json.loads(json.dumps(obs.to_dict()))) == obs
+
+
+def test_round_trip_of_a_pixel_checked_observation_is_exact() -> None:
+    # Written from a real evaluation of tests/contrast/pages/long-canvas.html with a dim dark
+    # scheme added: two of axe's failures overturned, a "can't tell" resolved in each scheme.
+    data = json.loads(CONTRAST.read_text(encoding="utf-8"))
+    obs = Observation.from_dict(data)
+    assert json.loads(json.dumps(obs.to_dict())) == data
+    audit = obs.contrast
+    assert audit is not None and audit.schemes == ("light", "dark")
+    assert (audit.overturned, audit.resolved_pass, audit.resolved_fail, audit.still_incomplete) == (2, 1, 1, 0)
+    assert audit.failing_targets == {("#first-screen",)}
+    assert obs.environment is not None and obs.environment.prefers_color_scheme == "light"
 
 
 def test_golden_observation_reads_back_with_its_meaning() -> None:
