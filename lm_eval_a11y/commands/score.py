@@ -186,7 +186,7 @@ def format_verdict(verdict: FileVerdict, *, verbose: bool = False) -> str:
     if page.extraction is not None:
         how = page.extraction.how + (", the answer was cut off" if page.extraction.truncated else "")
         lines.append(f"  note HTML extracted from the answer ({how})")
-    if page.encoding_source != "default (valid UTF-8)":
+    if page.encoding != "utf-8":
         lines.append(f"  note decoded as {page.encoding} ({page.encoding_source})")
     if obs.events.blocked_requests or obs.events.blocked_navigations:
         blocked = len(obs.events.blocked_requests) + len(obs.events.blocked_navigations)
