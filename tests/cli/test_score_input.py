@@ -288,3 +288,12 @@ def test_a_file_name_cannot_write_to_the_terminal(tmp_path: Path, capsys: pytest
     assert "\x1b" not in out and "x\\x1b[2Ky.html" in out
     line = usage_error(["score", str(tmp_path / "no\x1b[1Afile.html")], capsys)
     assert "\x1b" not in line and "no\\x1b[1Afile.html" in line
+
+
+def test_run_checks_its_screenshot_folder_before_lm_eval_starts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "shots"
+    target.write_text("a file")
+    line = usage_error(["run", "--model", "dummy", "--tasks", "a11y_html", "--a11y-screenshots", str(target)], capsys)
+    assert line == f"a11y-eval run: error: --a11y-screenshots {target} is a file, not a folder"
