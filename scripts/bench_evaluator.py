@@ -313,7 +313,7 @@ def main(argv: list[str] | None = None) -> int:
         "--concurrency",
         type=int,
         default=DEFAULT_CONCURRENCY,
-        help=f"pool slots (default {DEFAULT_CONCURRENCY}, the evaluator's: one more than the CPU cores)",
+        help=f"pool slots (default {DEFAULT_CONCURRENCY}, the evaluator's: two per CPU core, at most 8)",
     )
     parser.add_argument("--timeout", type=float, default=30.0, help="time budget per page (default 30 s)")
     parser.add_argument("--skip-naive", action="store_true", help="measure the pool only")

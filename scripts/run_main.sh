@@ -10,6 +10,8 @@
 #   A11Y_TASK            task to run (default: a11y_html_smoke, one case per category)
 #   A11Y_MAX_GEN_TOKS    token budget per answer (default: 640; about 4 minutes on 2 CPU cores)
 #   A11Y_OUT             output folder (default: runs/smollm2-smoke-<UTC time>)
+#   A11Y_SCREENSHOTS     where the full-page screenshot of every sample goes, for the report
+#                        (default: <output folder>/screenshots; set it empty to turn them off)
 # Any extra arguments are passed to lm_eval (e.g. --limit 1, --batch_size 2).
 set -euo pipefail
 
@@ -36,6 +38,14 @@ task="${A11Y_TASK:-a11y_html_smoke}"
 out="${A11Y_OUT:-runs/smollm2-smoke-$(date -u +%Y%m%dT%H%M%SZ)}"
 tasks_dir="$("$venv/bin/a11y-eval" tasks-dir)"
 
+# Show what was seen: the task saves a full-page PNG of every rendered sample (its record links
+# it) and the report shows them as thumbnails. An absolute path, so the samples file links to
+# the pictures wherever the run folder is read from.
+mkdir -p "$out"
+out_abs="$(cd "$out" && pwd)"
+export A11Y_SCREENSHOTS="${A11Y_SCREENSHOTS-$out_abs/screenshots}"
+export A11Y_MODEL_LABEL="${A11Y_MODEL_LABEL:-${gguf%.gguf}}"
+
 echo "[main] model $model_dir/$gguf, task $task, output $out"
 start=$(date +%s)
 "$venv/bin/lm_eval" run \
@@ -52,6 +62,9 @@ start=$(date +%s)
 echo "[main] finished in $(( $(date +%s) - start )) s"
 echo "[main] results: $(find "$out" -name 'results_*.json' | sort | tail -n 1)"
 echo "[main] samples (every page's evidence): $(find "$out" -name 'samples_*.jsonl' | sort | tail -n 1)"
+if [[ -n "$A11Y_SCREENSHOTS" ]]; then
+  echo "[main] screenshots: $A11Y_SCREENSHOTS"
+fi
 
 # The HTML report: one self-contained file (tokens counted offline with the model's own tokenizer).
 "$venv/bin/a11y-eval" report "$out" --out "$out/report.html" --pricing pricing.example.yaml --count-tokens

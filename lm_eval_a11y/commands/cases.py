@@ -19,7 +19,7 @@ from typing import Any
 
 from lm_eval_a11y.browser import DEFAULT_CONCURRENCY
 from lm_eval_a11y.cases import Case, CaseError, Example, load_case, load_examples
-from lm_eval_a11y.cli import EXIT_FAIL, EXIT_OK, UsageError, add_pool_options, check_pool_options
+from lm_eval_a11y.cli import EXIT_FAIL, EXIT_OK, UsageError, add_pool_options, positive_int
 from lm_eval_a11y.observation import Observation
 from lm_eval_a11y.resources import cases_dir
 from lm_eval_a11y.scoring import decided_violations, score_observation
@@ -56,7 +56,11 @@ def register(sub: Any) -> None:
     )
     validate.add_argument("ids", nargs="*", metavar="ID", help="case ids to validate (default: all)")
     validate.add_argument(
-        "--repeat", type=int, default=1, metavar="N", help="evaluate each example N times and report flaky ones"
+        "--repeat",
+        type=positive_int,
+        default=1,
+        metavar="N",
+        help="evaluate each example N times and report flaky ones",
     )
     validate.add_argument("--json", action="store_true", help="print one JSON document instead of tables")
     add_pool_options(validate)
@@ -290,9 +294,6 @@ def validate(
 
 
 def run_validate(args: argparse.Namespace) -> int:
-    if args.repeat < 1:
-        raise UsageError("--repeat must be at least 1")
-    check_pool_options(args)
     selected, broken = _select(args.ids)
     cases = []
     for case in selected:

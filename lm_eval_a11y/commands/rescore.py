@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from lm_eval_a11y.browser import DEFAULT_CONCURRENCY
-from lm_eval_a11y.cli import EXIT_FAIL, EXIT_OK, UsageError, add_pool_options, check_pool_options
+from lm_eval_a11y.cli import EXIT_FAIL, EXIT_OK, UsageError, add_pool_options, say
 
 _SAMPLES = re.compile(r"^samples_(?P<task>.+)_(?P<stamp>\d{4}-\d{2}-\d{2}T[\d\-.]+)\.jsonl$")
 
@@ -46,25 +46,78 @@ def register(sub: Any) -> None:
     parser.set_defaults(handler=run)
 
 
+def _is_rescore_output(path: Path) -> bool:
+    """Whether a samples file was written by ``rescore`` (its first sample says ``rescored``).
+
+    A re-score written with ``--out`` inside the run folder carries a newer time stamp than the
+    run itself; without this, the next re-score would take it as the run's newest samples."""
+    try:
+        with path.open(encoding="utf-8") as fh:
+            first = fh.readline()
+        return bool(json.loads(first).get("rescored")) if first.strip() else False
+    except (OSError, ValueError, AttributeError):
+        return False  # unreadable here; load_samples reports it with its line number
+
+
 def find_sample_files(run_dir: Path) -> dict[str, Path]:
-    """The newest samples file of each task under ``run_dir``."""
-    newest: dict[str, tuple[str, Path]] = {}
+    """The newest samples file of each task under ``run_dir``; lm-eval's own files before any
+    re-score output (``rescored-*`` folders, or files whose samples are marked ``rescored``)."""
+    newest: dict[str, tuple[bool, str, Path]] = {}
     for path in sorted(run_dir.rglob("samples_*.jsonl")):
         if any(part.startswith("rescored-") for part in path.relative_to(run_dir).parts):
             continue
         match = _SAMPLES.match(path.name)
         task = match.group("task") if match else path.stem.removeprefix("samples_")
         stamp = match.group("stamp") if match else ""
-        if task not in newest or stamp >= newest[task][0]:
-            newest[task] = (stamp, path)
-    return {task: path for task, (_, path) in sorted(newest.items())}
+        original = not _is_rescore_output(path)
+        if task not in newest or (original, stamp) >= newest[task][:2]:
+            newest[task] = (original, stamp, path)
+    return {task: path for task, (_, _, path) in sorted(newest.items())}
+
+
+def load_samples(path: Path, *, need_records: bool) -> list[dict[str, Any]]:
+    """The samples of one file, each checked before anything is evaluated or written.
+
+    Raises :class:`UsageError` naming the file and line of the first sample that is not valid
+    JSON (a line cut off when the run was killed), has no ``doc``, or, when the saved records are
+    needed (everything but ``--reextract`` in the browser), has a ``filtered_resps`` entry that
+    is not a sample record of this package."""
+    from lm_eval_a11y.harness import RecordError
+
+    samples: list[dict[str, Any]] = []
+    with path.open(encoding="utf-8", errors="replace") as fh:
+        for number, line in enumerate(fh, start=1):
+            if not line.strip():
+                continue
+            where = f"{path}, line {number}"
+            try:
+                sample = json.loads(line)
+            except json.JSONDecodeError as err:
+                cut = " (the line is cut off: was the run interrupted?)" if not line.endswith("\n") else ""
+                raise UsageError(f"{where} is not valid JSON{cut}: {err.msg}") from None
+            if not isinstance(sample, dict):
+                raise UsageError(f"{where} is not an lm-eval sample (a JSON object)")
+            if sample.get("filter", "a11y") != "a11y":
+                continue
+            if not isinstance(sample.get("doc"), dict):
+                raise UsageError(f"{where} has no 'doc' (the dataset row), so its case is unknown")
+            if need_records:
+                try:
+                    _records_of(sample)
+                except RecordError as err:
+                    raise UsageError(f"{where}: {err}") from None
+            samples.append(sample)
+    return samples
 
 
 def _records_of(sample: dict[str, Any]) -> list[dict[str, Any]]:
-    from lm_eval_a11y.harness import parse_record
+    from lm_eval_a11y.harness import RecordError, parse_record
 
     raw: list[Any] = []
-    for item in sample.get("filtered_resps", []):
+    resps = sample.get("filtered_resps", [])
+    if not isinstance(resps, list):
+        raise RecordError(f"'filtered_resps' is not a list of sample records: {str(resps)[:80]!r}")
+    for item in resps:
         raw.extend(item if isinstance(item, list) else [item])
     return [parse_record(r) for r in raw]
 
@@ -157,18 +210,16 @@ def aggregate(samples: list[dict[str, Any]]) -> dict[str, Any]:
 def run(args: argparse.Namespace) -> int:
     if not args.run_dir.is_dir():
         raise UsageError(f"no such run folder: {args.run_dir}")
-    check_pool_options(args)
     files = find_sample_files(args.run_dir)
     if not files:
         raise UsageError(f"no samples_*.jsonl under {args.run_dir}; run lm_eval with --log_samples --output_path")
+    need_records = args.from_observations or not args.reextract
+    loaded = {task: load_samples(path, need_records=need_records) for task, path in files.items()}
     stamp = time.strftime("%Y-%m-%dT%H-%M-%S", time.gmtime())
-    out_dir = args.out or args.run_dir / f"rescored-{stamp}"
-    out_dir.mkdir(parents=True, exist_ok=True)
+    rescored: dict[str, list[dict[str, Any]]] = {}
     results: dict[str, Any] = {}
-    for task, path in files.items():
-        with path.open(encoding="utf-8") as fh:
-            samples = [json.loads(line) for line in fh if line.strip()]
-        rescored = rescore_samples(
+    for task, samples in loaded.items():
+        rescored[task] = rescore_samples(
             samples,
             from_observations=args.from_observations,
             reextract=args.reextract,
@@ -176,17 +227,21 @@ def run(args: argparse.Namespace) -> int:
             concurrency=args.concurrency,
             timeout_s=args.timeout,
         )
+        results[task] = {"alias": task, **aggregate(rescored[task])}
+    # Written only now that every task is done: a bad input or Ctrl-C leaves no half-made folder.
+    out_dir = args.out or args.run_dir / f"rescored-{stamp}"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for task, path in files.items():
         target = out_dir / f"samples_{task}_{stamp}.jsonl"
         with target.open("w", encoding="utf-8") as fh:
-            for sample in rescored:
+            for sample in rescored[task]:
                 fh.write(json.dumps(sample, ensure_ascii=False) + "\n")
-        results[task] = {"alias": task, **aggregate(rescored)}
-        print(f"{task}: {len(rescored)} docs re-scored from {path}")
+        say(f"{task}: {len(rescored[task])} docs re-scored from {path}")
         for key, value in results[task].items():
             if key.endswith(",a11y") and "_stderr" not in key:
                 err = results[task].get(key.replace(",a11y", "_stderr,a11y"))
                 shown = f" ± {err:.4f}" if isinstance(err, float) else ""
-                print(f"  {key.removesuffix(',a11y'):<14} {value:.4f}{shown}")
+                say(f"  {key.removesuffix(',a11y'):<14} {value:.4f}{shown}")
     report = {
         "results": results,
         "rescored_from": {task: str(path) for task, path in files.items()},
@@ -197,5 +252,5 @@ def run(args: argparse.Namespace) -> int:
     }
     results_path = out_dir / f"results_{stamp}.json"
     results_path.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    print(f"results: {results_path}")
+    say(f"results: {results_path}")
     return EXIT_OK if results else EXIT_FAIL

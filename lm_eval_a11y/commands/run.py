@@ -84,6 +84,10 @@ def run(args: argparse.Namespace) -> int:
         command.append("--help")
     env = dict(os.environ)
     if screenshots is not None:
-        env["A11Y_SCREENSHOTS"] = str(Path(screenshots).expanduser().resolve())
+        from lm_eval_a11y.commands.score import writable_folder
+
+        # Checked before the model runs: otherwise every sample of the run would fail to save.
+        folder = writable_folder(Path(screenshots).expanduser(), "--a11y-screenshots")
+        env["A11Y_SCREENSHOTS"] = str(folder.resolve())
         env.setdefault("A11Y_MODEL_LABEL", model_label(lm_args))
     return subprocess.call(command, env=env)

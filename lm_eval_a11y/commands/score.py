@@ -1,4 +1,11 @@
-"""``a11y-eval score FILE.html... [--case ID]``: the verdict on pages from any source."""
+"""``a11y-eval score FILE... [--case ID]``: the verdict on pages from any source.
+
+Every input is checked before the browser starts (see :mod:`lm_eval_a11y.commands.page_input`):
+a missing file, a directory, an oversized page or an unusable ``--screenshots`` folder is a usage
+error (exit 2) and nothing is rendered; an empty, binary or prose input fails with a reason that
+says what it is. The text output leads with what decides the verdict (WCAG failures, then the
+requirement checks, failing first) and sums up best practices in one line unless ``--verbose``.
+"""
 
 from __future__ import annotations
 
@@ -6,10 +13,13 @@ import argparse
 import json
 import re
 import sys
+import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from lm_eval_a11y.cli import EXIT_FAIL, EXIT_OK, UsageError, add_pool_options, check_pool_options
+from lm_eval_a11y.cli import EXIT_FAIL, EXIT_OK, UsageError, add_pool_options, terminal_safe
+from lm_eval_a11y.commands.page_input import PageInput, read_page
 from lm_eval_a11y.observation import Observation
 from lm_eval_a11y.scoring import SampleScore, decided_violations, score_observation
 
@@ -20,29 +30,45 @@ def register(sub: Any) -> None:
         help="render HTML files in Chromium and report the verdict",
         description=(
             "Render each file in headless Chromium, run axe-core (WCAG 2.2 A/AA and best practices) and, "
-            "with --case, the case's behaviour checks. Exit code 0 when every file passes, 1 otherwise."
+            "with --case, the case's behaviour checks. Exit code 0 when every file passes, 1 otherwise, "
+            "2 for a usage error (missing file, directory, page over the size limit, bad option)."
         ),
     )
     parser.add_argument("files", nargs="+", metavar="FILE", help="HTML files; '-' reads standard input")
     parser.add_argument("--case", metavar="ID", help="run this test case's checks too (see `a11y-eval cases list`)")
-    parser.add_argument("--json", action="store_true", help="print one JSON document with every observation")
+    parser.add_argument(
+        "--extract",
+        action="store_true",
+        help="the files are model answers: pull the HTML out of fences and prose as the lm-eval task does",
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="print one JSON document with every verdict, status and observation"
+    )
+    parser.add_argument("--verbose", action="store_true", help="list every best-practice finding and check")
     parser.add_argument("--screenshots", metavar="DIR", type=Path, help="save a full-page PNG of each file here")
     add_pool_options(parser)
     parser.set_defaults(handler=run)
 
 
-def _read(name: str) -> str:
-    if name == "-":
-        return sys.stdin.read()
-    path = Path(name)
-    if not path.is_file():
-        raise UsageError(f"no such file: {name}")
-    return path.read_text(encoding="utf-8", errors="replace")
-
-
 def _safe_name(name: str, index: int) -> str:
     stem = "stdin" if name == "-" else Path(name).stem
     return f"{index:03d}-{re.sub(r'[^A-Za-z0-9._-]+', '_', stem)[:60]}"
+
+
+def writable_folder(path: Path, option: str) -> Path:
+    """``path`` as a folder we can write into (created if missing), or a usage error that says why.
+
+    Checked once before any page is rendered: otherwise every page would become an evaluation
+    error of its own, after the whole batch had been paid for."""
+    if path.exists() and not path.is_dir():
+        raise UsageError(f"{option} {path} is a file, not a folder")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path, prefix=".a11y-write-test-"):
+            pass
+    except OSError as err:
+        raise UsageError(f"{option} {path}: cannot write there ({err.strerror or err})") from None
+    return path
 
 
 def run(args: argparse.Namespace) -> int:
@@ -51,40 +77,83 @@ def run(args: argparse.Namespace) -> int:
 
     if args.files.count("-") > 1:
         raise UsageError("'-' (standard input) can be given only once")
-    check_pool_options(args)
     case = get_case(args.case) if args.case else None
-    pages = [_read(name) for name in args.files]
-    settings = EvaluatorSettings(concurrency=args.concurrency, timeout_s=args.timeout, screenshots=args.screenshots)
-    with Evaluator(settings) as evaluator:
-        observations = evaluator.evaluate_many(
-            [(case, html) for html in pages],
-            names=[_safe_name(name, i) for i, name in enumerate(args.files)],
-        )
-    scores = [score_observation(obs) for obs in observations]
+    screenshots = writable_folder(args.screenshots, "--screenshots") if args.screenshots else None
+    limit = EvaluatorSettings().max_html_bytes
+    pages = [read_page(name, max_bytes=limit, extract=args.extract) for name in args.files]
+    to_render = [i for i, page in enumerate(pages) if page.problem is None]
+    observations: dict[int, Observation] = {}
+    if to_render:
+        settings = EvaluatorSettings(concurrency=args.concurrency, timeout_s=args.timeout, screenshots=screenshots)
+        with Evaluator(settings) as evaluator:
+            found = evaluator.evaluate_many(
+                [(case, pages[i].html) for i in to_render],
+                names=[_safe_name(pages[i].name, i) for i in to_render],
+            )
+        observations = dict(zip(to_render, found, strict=True))
+    verdicts = [_verdict(page, observations.get(i)) for i, page in enumerate(pages)]
     if args.json:
-        doc = [
-            {
-                "file": name,
-                "verdict": "pass" if s.passed else "fail",
-                "reasons": list(s.reasons),
-                "observation": o.to_dict(),
-            }
-            for name, s, o in zip(args.files, scores, observations, strict=False)
-        ]
-        json.dump(doc, sys.stdout, indent=2)
+        json.dump([v.to_dict() for v in verdicts], sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
-        for name, score, obs in zip(args.files, scores, observations, strict=False):
-            print(format_verdict(name, score, obs))
-        passed = sum(s.passed for s in scores)
-        print(f"{passed} of {len(scores)} file(s) passed")
-    return EXIT_OK if all(s.passed for s in scores) else EXIT_FAIL
+        for verdict in verdicts:
+            print(format_verdict(verdict, verbose=args.verbose))
+        passed = sum(v.passed for v in verdicts)
+        print(f"{passed} of {len(verdicts)} file(s) passed")
+    return EXIT_OK if all(v.passed for v in verdicts) else EXIT_FAIL
 
 
-def format_verdict(name: str, score: SampleScore, obs: Observation) -> str:
-    """A readable block for one page: verdict, axe failures with nodes, then every check."""
-    label = "stdin" if name == "-" else name
-    lines = [f"{'PASS' if score.passed else 'FAIL'}  {label}" + (f"  [case {obs.case_id}]" if obs.case_id else "")]
+@dataclass(frozen=True)
+class FileVerdict:
+    """One input's outcome: the page as read, its observation (``None`` when not rendered), the score."""
+
+    page: PageInput
+    observation: Observation | None
+    score: SampleScore | None
+
+    @property
+    def passed(self) -> bool:
+        return self.score is not None and self.score.passed
+
+    @property
+    def status(self) -> str:
+        """The evaluation's status (``ok``, ``timeout``, ``error``); an input that was not rendered is
+        an ``error`` of its own, whose reason says what the input is."""
+        return self.observation.status if self.observation is not None else "error"
+
+    @property
+    def reasons(self) -> list[str]:
+        if self.score is None:
+            return [self.page.problem or "not evaluated"]
+        return list(self.score.reasons)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "file": self.page.name,
+            "verdict": "pass" if self.passed else "fail",
+            "status": self.status,
+            "reasons": self.reasons,
+            "input": self.page.input_record(),
+            "observation": None if self.observation is None else self.observation.to_dict(),
+        }
+
+
+def _verdict(page: PageInput, observation: Observation | None) -> FileVerdict:
+    return FileVerdict(page, observation, None if observation is None else score_observation(observation))
+
+
+def format_verdict(verdict: FileVerdict, *, verbose: bool = False) -> str:
+    """A readable block for one input, every line terminal-safe.
+
+    What decides the verdict comes first: the evaluation's status, the axe WCAG failures with
+    their nodes, then the requirement checks (failing first). Best practices never fail a page, so
+    they get one summary line unless ``verbose`` lists them."""
+    page, obs = verdict.page, verdict.observation
+    head = f"{'PASS' if verdict.passed else 'FAIL'}  {page.label}"
+    lines = [head + (f"  [case {obs.case_id}]" if obs is not None and obs.case_id else "")]
+    if obs is None:
+        lines.append(f"  {page.problem}")
+        return "\n".join(terminal_safe(line) for line in lines)
     if obs.status != "ok":
         lines.append(f"  evaluation {obs.status}: {obs.error}")
     for finding in (f for f in decided_violations(obs) if not f.best_practice):
@@ -95,8 +164,6 @@ def format_verdict(name: str, score: SampleScore, obs: Observation) -> str:
         )
         for node in finding.nodes[:3]:
             lines.append(f"         {node.html[:120]}")
-    for finding in obs.axe.best_practice_findings:
-        lines.append(f"  axe  {finding.rule_id} (best practice, not counted): {finding.node_count} node(s)")
     if obs.contrast is not None:
         c = obs.contrast
         lines.append(
@@ -104,11 +171,33 @@ def format_verdict(name: str, score: SampleScore, obs: Observation) -> str:
             f"{c.resolved_pass} 'can't tell' resolved to pass, {c.resolved_fail} to fail, "
             f"{c.still_incomplete} undecided"
         )
-    for check in obs.checks:
-        lines.append(f"  {check.type:<3}{check.outcome:<6}{check.id}: {check.message}")
+    requirements = [c for c in obs.checks if c.type == "R"]
+    failing_first = sorted(requirements, key=lambda c: c.outcome in ("pass", "na"))
+    for check in failing_first:
+        lines.append(f"  R  {check.outcome:<6}{check.id}: {check.message}")
+    bp_findings = obs.axe.best_practice_findings
+    bp_checks = [c for c in obs.checks if c.type == "BP"]
+    if verbose:
+        for finding in bp_findings:
+            lines.append(f"  axe  {finding.rule_id} (best practice, not counted): {finding.node_count} node(s)")
+        for check in bp_checks:
+            lines.append(f"  BP {check.outcome:<6}{check.id}: {check.message}")
+    elif bp_findings or bp_checks:
+        parts = []
+        if bp_findings:
+            parts.append(f"axe {', '.join(f.rule_id for f in bp_findings)}")
+        if bp_checks:
+            met = sum(c.outcome in ("pass", "na") for c in bp_checks)
+            parts.append(f"{met} of {len(bp_checks)} BP check(s) met")
+        lines.append(f"  best practices (not counted): {'; '.join(parts)} (--verbose lists them)")
+    if page.extraction is not None:
+        how = page.extraction.how + (", the answer was cut off" if page.extraction.truncated else "")
+        lines.append(f"  note HTML extracted from the answer ({how})")
+    if page.encoding != "utf-8":
+        lines.append(f"  note decoded as {page.encoding} ({page.encoding_source})")
     if obs.events.blocked_requests or obs.events.blocked_navigations:
         blocked = len(obs.events.blocked_requests) + len(obs.events.blocked_navigations)
         lines.append(f"  note {blocked} network request(s) or navigation(s) were blocked")
     if obs.screenshot:
         lines.append(f"  screenshot {obs.screenshot}")
-    return "\n".join(lines)
+    return "\n".join(terminal_safe(line) for line in lines)

@@ -14,7 +14,7 @@ import json
 import math
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Literal
@@ -26,7 +26,7 @@ from lm_eval_a11y import __version__
 from lm_eval_a11y.report.aggregate import SUMMARY_METRICS, Report
 from lm_eval_a11y.report.loading import Sample
 
-__all__ = ["ScreenshotMode", "render_report"]
+__all__ = ["DEFAULT_SCREENSHOT_BUDGET", "ScreenshotMode", "render_report", "screenshot_modes"]
 
 ScreenshotMode = Literal["embed", "link", "none"]
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -143,6 +143,45 @@ def _data_uri(path: Path) -> str:
     return "data:image/png;base64," + base64.b64encode(path.read_bytes()).decode("ascii")
 
 
+# Embedded screenshots, in bytes of PNG, before the rest are linked instead: a full-page PNG is
+# 20-300 KB, so 25 MiB holds a few hundred; a report of a large run stays a file a browser opens
+# quickly and that can be attached to an issue.
+DEFAULT_SCREENSHOT_BUDGET = 25 * 1024 * 1024
+
+
+def screenshot_modes(
+    report: Report, mode: ScreenshotMode, budget_bytes: int | None = DEFAULT_SCREENSHOT_BUDGET
+) -> tuple[dict[tuple[int, str, int, int], ScreenshotMode], str | None]:
+    """How each sample's screenshot is shown, and a note when the budget was reached.
+
+    With ``embed``, screenshots are embedded in report order until their PNG bytes would pass
+    ``budget_bytes`` (``None``: no limit); the rest are linked relative to the report, so a large
+    run's report stays small and still shows every screenshot while the run folders sit beside
+    it. Sizes come from the files' metadata: nothing is read twice."""
+    modes: dict[tuple[int, str, int, int], ScreenshotMode] = {}
+    used = linked = 0
+    for i, summary in enumerate(report.summaries):
+        for sample in summary.series.samples:
+            if sample.screenshot is None or mode == "none" or not sample.screenshot.is_file():
+                continue
+            chosen = mode
+            if mode == "embed" and budget_bytes is not None:
+                size = sample.screenshot.stat().st_size
+                if used + size > budget_bytes:
+                    chosen, linked = "link", linked + 1
+                else:
+                    used += size
+            modes[(i, sample.task, sample.doc_id, sample.index)] = chosen
+    if not linked:
+        return modes, None
+    budget_mib = (budget_bytes or 0) / 1024 / 1024
+    return modes, (
+        f"{linked} of {len(modes)} screenshots did not fit the {budget_mib:.3g} MiB budget for embedded screenshots "
+        "and are linked instead: keep the run folders beside this report to see them "
+        "(a11y-eval report --screenshot-budget MIB raises the budget)"
+    )
+
+
 def screenshot_src(sample: Sample, mode: ScreenshotMode, out_dir: Path) -> str | None:
     if sample.screenshot is None or mode == "none" or not sample.screenshot.is_file():
         return None
@@ -173,17 +212,24 @@ def render_report(
     *,
     out_path: Path,
     screenshots: ScreenshotMode = "embed",
+    screenshot_budget: int | None = DEFAULT_SCREENSHOT_BUDGET,
     title: str = "Accessibility of generated HTML",
     generated: datetime | None = None,
 ) -> str:
-    """The report as one HTML document (text); ``out_path`` only anchors relative screenshot links."""
+    """The report as one HTML document (text); ``out_path`` only anchors relative screenshot links.
+
+    ``screenshot_budget`` caps the bytes of embedded screenshots (see :func:`screenshot_modes`)."""
     out_dir = Path(out_path).resolve().parent
-    shots: dict[tuple[int, str, int, int], str] = {}
+    modes, budget_note = screenshot_modes(report, screenshots, screenshot_budget)
+    if budget_note is not None:
+        report = replace(report, notes=(*report.notes, budget_note))
+    shots: dict[tuple[int, str, int, int], tuple[str, ScreenshotMode]] = {}
     for i, summary in enumerate(report.summaries):
         for sample in summary.series.samples:
-            src = screenshot_src(sample, screenshots, out_dir)
+            key = (i, sample.task, sample.doc_id, sample.index)
+            src = screenshot_src(sample, modes[key], out_dir) if key in modes else None
             if src is not None:
-                shots[(i, sample.task, sample.doc_id, sample.index)] = src
+                shots[key] = (src, modes[key])
     template = _environment().get_template("report.html.j2")
     return template.render(
         report=report,
@@ -192,7 +238,6 @@ def render_report(
         patterns=PATTERNS,
         metrics=SUMMARY_METRICS,
         shots=shots,
-        screenshot_mode=screenshots,
         version=__version__,
         generated=(generated or datetime.now(tz=timezone.utc)).strftime("%Y-%m-%d %H:%M UTC"),
     )

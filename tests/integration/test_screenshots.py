@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -49,3 +50,35 @@ def test_run_wrapper_takes_its_own_option_and_names_the_model() -> None:
     assert model_label(["--model_args=pretrained=/models/my-model/"]) == "my-model"
     assert model_label(["--model", "dummy"]) == "model"
     assert take_screenshot_option(["--a11y-screenshots=x", "--limit", "1"]) == (["--limit", "1"], "x")
+
+
+def test_main_job_shows_what_it_saw(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The main job's path: scripts/run_main.sh points A11Y_SCREENSHOTS into the run folder, lm-eval
+    runs the task (a fake model here), and the report shows every rendered sample's screenshot as
+    an embedded thumbnail that opens full size."""
+    from lm_eval.loggers import EvaluationTracker
+    from test_lm_eval_task import CASES, ExampleLM, run
+
+    from lm_eval_a11y.cli import main
+
+    script = (Path(__file__).resolve().parents[2] / "scripts" / "run_main.sh").read_text(encoding="utf-8")
+    assert 'export A11Y_SCREENSHOTS="${A11Y_SCREENSHOTS-$out_abs/screenshots}"' in script
+    out = tmp_path / "run"
+    monkeypatch.setenv("A11Y_SCREENSHOTS", str(out / "screenshots"))
+    monkeypatch.setenv("A11Y_MODEL_LABEL", "fake")
+    results = run("a11y_html", ExampleLM(offset=0))
+    tracker = EvaluationTracker(output_path=str(out))
+    samples = results.pop("samples")
+    tracker.save_results_aggregated(results=results, samples=samples)
+    tracker.save_results_samples(task_name="a11y_html", samples=samples["a11y_html"])
+    shots = sorted((out / "screenshots").glob("*.png"))
+    assert [p.name for p in shots] == sorted(f"fake__{case.id}__0.png" for case in CASES)
+
+    report = out / "report.html"
+    assert main(["report", str(out), "--out", str(report)]) == 0
+    html = report.read_text(encoding="utf-8")
+    thumbnails = re.findall(r'<details class="shot">\s*<summary><img src="([^"]+)" alt="([^"]+)"', html)
+    assert len(thumbnails) == len(CASES)
+    for src, alt in thumbnails:
+        assert src.startswith("data:image/png;base64,")
+        assert alt.startswith("Screenshot of sample 1 of ") and "as rendered in Chromium" in alt

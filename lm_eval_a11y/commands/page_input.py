@@ -1,0 +1,190 @@
+"""Reading the pages given to ``a11y-eval score``: from any readable path, decoded as a browser
+would, and told apart from things that are not HTML.
+
+A path is opened and read, whatever it is (a regular file, ``/dev/stdin``, the pipe of a process
+substitution ``<(cat f)``); only a directory or a path that does not exist is refused, by name.
+
+Decoding follows the order a browser uses for a document that comes without an HTTP charset:
+
+1. a byte-order mark (UTF-8, UTF-16 LE or BE) wins;
+2. else a ``<meta charset=...>`` or ``<meta http-equiv="Content-Type" content="...; charset=...">``
+   in the first 1024 bytes, read with the WHATWG label rules (``iso-8859-1``, ``latin1`` and
+   ``ascii`` mean windows-1252; a meta that claims UTF-16 means UTF-8);
+3. else the default: UTF-8 when the bytes are valid UTF-8, windows-1252 otherwise.
+
+The page is then rendered from the decoded text, and the encoding and where it came from are
+recorded. Input that is empty, binary, plain prose, or a model's answer rather than a page is not
+rendered: it fails with a reason that says what it is (``--extract`` pulls the page out of an
+answer the way the lm-eval task does).
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO
+
+from lm_eval_a11y.cli import UsageError
+from lm_eval_a11y.extract import Extraction, extract_html
+
+__all__ = ["PageInput", "decode_html", "read_page"]
+
+_BOMS: tuple[tuple[bytes, str], ...] = (
+    (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
+_PRESCAN_BYTES = 1024
+_META_CHARSET = re.compile(rb"<meta\b[^>]*?charset\s*=\s*[\"']?\s*([A-Za-z0-9._:-]+)", re.IGNORECASE)
+# WHATWG Encoding Standard labels whose meaning differs from Python's codec of the same name.
+_LABELS = {
+    "ascii": "cp1252",
+    "us-ascii": "cp1252",
+    "iso-8859-1": "cp1252",
+    "iso8859-1": "cp1252",
+    "latin1": "cp1252",
+    "l1": "cp1252",
+    "windows-1252": "cp1252",
+    "x-cp1252": "cp1252",
+    "gb2312": "gbk",
+    "utf-16": "utf-8",
+    "utf-16le": "utf-8",
+    "utf-16be": "utf-8",
+    "unicode": "utf-8",
+}
+_DISPLAY = {"cp1252": "windows-1252", "utf_8": "utf-8", "utf-16-le": "utf-16le", "utf-16-be": "utf-16be"}
+_ANY_TAG = re.compile(r"<(?:!doctype|!--|/?[a-z][a-z0-9-]*(?:[\s/>]|$))", re.IGNORECASE)
+_STARTS_AS_MARKUP = re.compile(r"^\s*<(?:!doctype|!--|[a-z])", re.IGNORECASE)
+# Control characters that never occur in text a person or a model wrote (tab, newlines and form
+# feed do; ESC appears in terminal captures, which are not HTML either).
+_BINARY_CONTROLS = re.compile("[\x00-\x08\x0e-\x1a\x1c-\x1f]")
+
+
+@dataclass(frozen=True)
+class PageInput:
+    """One page as read: the text to render, how it was decoded, and why it will not be rendered.
+
+    ``problem`` is ``None`` for a page to render; otherwise it starts with ``empty`` or
+    ``not HTML`` (or, with ``--extract``, says that no HTML was found) and the page fails
+    without being rendered.
+    """
+
+    name: str
+    label: str
+    html: str
+    size_bytes: int
+    encoding: str
+    encoding_source: str
+    problem: str | None = None
+    extraction: Extraction | None = None
+
+    def input_record(self) -> dict[str, object]:
+        """What ``--json`` says about how the input was read."""
+        return {
+            "bytes": self.size_bytes,
+            "encoding": self.encoding,
+            "encoding_source": self.encoding_source,
+            "problem": self.problem,
+            "extraction": None
+            if self.extraction is None
+            else {**self.extraction.to_dict(), "found": self.extraction.found, "truncated": self.extraction.truncated},
+        }
+
+
+def _codec_for_label(label: bytes) -> str | None:
+    text = label.decode("ascii", "replace").strip().lower()
+    if text in _LABELS:
+        return _LABELS[text]
+    try:
+        return codecs.lookup(text).name
+    except LookupError:
+        return None  # an unknown label is ignored, as a browser ignores it
+
+
+def decode_html(data: bytes) -> tuple[str, str, str]:
+    """``(text, encoding, source)`` for the raw bytes of a page; see the module docstring."""
+    for bom, codec in _BOMS:
+        if data.startswith(bom):
+            return data[len(bom) :].decode(codec, errors="replace"), _DISPLAY.get(codec, codec), "byte-order mark"
+    meta = _META_CHARSET.search(data[:_PRESCAN_BYTES])
+    if meta is not None:
+        declared = _codec_for_label(meta.group(1))
+        if declared is not None:
+            name = _DISPLAY.get(declared, declared.replace("_", "-"))
+            return data.decode(declared, errors="replace"), name, "<meta charset>"
+    try:
+        return data.decode("utf-8"), "utf-8", "default (valid UTF-8)"
+    except UnicodeDecodeError:
+        return data.decode("cp1252", errors="replace"), "windows-1252", "default (not valid UTF-8)"
+
+
+def _open(name: str) -> BinaryIO:
+    if name == "-":
+        return sys.stdin.buffer
+    path = Path(name)
+    if path.is_dir():
+        raise UsageError(f"{name} is a directory, not a file; give the pages in it (e.g. {name}/*.html)")
+    if not path.exists():
+        raise UsageError(f"no such file: {name}")
+    try:
+        return path.open("rb")
+    except OSError as err:
+        raise UsageError(f"cannot read {name}: {err.strerror or err}") from None
+
+
+def _read_limited(name: str, label: str, max_bytes: int) -> bytes:
+    stream = _open(name)
+    try:
+        data = stream.read(max_bytes + 1)
+    except OSError as err:
+        raise UsageError(f"cannot read {label}: {err.strerror or err}") from None
+    finally:
+        if stream is not sys.stdin.buffer:
+            stream.close()
+    if len(data) > max_bytes:
+        size = Path(name).stat().st_size if name != "-" and Path(name).is_file() else None
+        shown = f"{size:,} bytes" if size else f"more than {max_bytes:,} bytes"
+        raise UsageError(f"{label} is {shown}, above the limit of {max_bytes:,} bytes per page")
+    return data
+
+
+def _not_html(text: str) -> str | None:
+    """Why ``text`` is not a page to render as it stands, or ``None`` when it is one."""
+    if not text.strip():
+        return "empty: the input holds only white space"
+    if "\x00" in text or len(_BINARY_CONTROLS.findall(text[:4096])) > 8:
+        return "not HTML: binary data"
+    if _STARTS_AS_MARKUP.match(text):
+        return None
+    found = extract_html(text)
+    if found.found and found.how in ("fenced", "bare-document"):
+        return "not HTML: a model's answer with the page inside it; score it with --extract"
+    if not _ANY_TAG.search(text):
+        return "not HTML: plain text without a single tag"
+    return None
+
+
+def read_page(name: str, *, max_bytes: int, extract: bool = False) -> PageInput:
+    """Read, decode and classify one page given on the command line (``-`` is standard input)."""
+    label = "stdin" if name == "-" else name
+    data = _read_limited(name, label, max_bytes)
+    if not data:
+        return PageInput(name, label, "", 0, "utf-8", "empty", problem="empty: the input has no content")
+    text, encoding, source = decode_html(data)
+    extraction = None
+    problem: str | None
+    if extract:
+        extraction = extract_html(text)
+        problem = None if extraction.found else "no HTML found in the answer (extracted as the lm-eval task does)"
+        if problem is None and "\x00" in extraction.html:
+            problem = "not HTML: binary data"
+        html = extraction.html
+    else:
+        problem = _not_html(text)
+        html = "" if problem else text
+    if len(html.encode("utf-8", errors="replace")) > max_bytes:
+        raise UsageError(f"{label} decodes to more than {max_bytes:,} bytes of UTF-8, the limit per page")
+    return PageInput(name, label, html, len(data), encoding, source, problem=problem, extraction=extraction)
