@@ -300,7 +300,10 @@ class AsyncEvaluator:
         await self.start()
 
     async def _tab(self, slot: _Slot) -> Tab:
-        if slot.context is not None and (slot.broken or slot.uses >= self.settings.recycle_after):
+        crashed = slot.tab is not None and slot.tab.crashed.is_set()
+        if slot.context is not None and (slot.broken or crashed or slot.uses >= self.settings.recycle_after):
+            # A renderer that died between samples (killed for memory after its sample ended)
+            # is not the next sample's crash.
             self._drop_context(slot)
         if slot.context is None or slot.tab is None:
             if self._browser is None or not self._browser.is_connected():
