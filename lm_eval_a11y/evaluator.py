@@ -40,7 +40,7 @@ from lm_eval_a11y.cases import Case
 from lm_eval_a11y.check_order import guess_acts, guess_wait_ms
 from lm_eval_a11y.checks import Check, Outcome
 from lm_eval_a11y.contrast import audit_contrast
-from lm_eval_a11y.memory import MemoryKill, MemoryWatchdog, browser_processes
+from lm_eval_a11y.memory import MemoryWatchdog, browser_processes
 from lm_eval_a11y.observation import (
     AuditCoverage,
     AxeFinding,
@@ -297,11 +297,6 @@ class AsyncEvaluator:
             return []
         return await browser_processes(self._browser_cdp)
 
-    @property
-    def memory_kills(self) -> tuple[MemoryKill, ...]:
-        """The renderers the memory watchdog killed so far (not yet reported to a sample)."""
-        return tuple(self._watchdog.kills) if self._watchdog is not None else ()
-
     async def close(self) -> None:
         if self._watchdog is not None:
             await self._watchdog.stop()
@@ -325,7 +320,10 @@ class AsyncEvaluator:
         await self.start()
 
     async def _tab(self, slot: _Slot) -> Tab:
-        if slot.context is not None and (slot.broken or slot.uses >= self.settings.recycle_after):
+        crashed = slot.tab is not None and slot.tab.crashed.is_set()
+        if slot.context is not None and (slot.broken or crashed or slot.uses >= self.settings.recycle_after):
+            # A renderer that died between samples (killed for memory after its sample ended)
+            # is not the next sample's crash.
             self._drop_context(slot)
         if slot.context is None or slot.tab is None:
             if self._browser is None or not self._browser.is_connected():
@@ -798,23 +796,34 @@ def _valid_unicode(observation: Observation) -> Observation:
     """The observation with every lone surrogate replaced, so that its record can be written.
 
     A page's own script can put half a surrogate pair in the DOM, a check message or an axe
-    node's HTML. Rebuilt only when one is found (a walk of the record's strings: well under a
-    millisecond for an ordinary observation).
+    node's HTML. Only the text that can come from the page is searched (0.08 ms for an
+    ordinary observation); the observation is rebuilt only when one is found.
     """
-    data = observation.to_dict()
-    if not _has_surrogate(data):
+    if not any(_SURROGATE.search(text) for text in _page_text(observation)):
         return observation
-    return Observation.from_dict(_repaired(data))
+    return Observation.from_dict(_repaired(observation.to_dict()))
 
 
-def _has_surrogate(value: Any) -> bool:
-    if isinstance(value, str):
-        return _SURROGATE.search(value) is not None
-    if isinstance(value, dict):
-        return any(_has_surrogate(k) or _has_surrogate(v) for k, v in value.items())
-    if isinstance(value, (list, tuple)):
-        return any(_has_surrogate(v) for v in value)
-    return False
+def _page_text(observation: Observation) -> Iterable[str]:
+    """Every string of an observation that the page's content or scripts can shape."""
+    if observation.error:
+        yield observation.error
+    for check in observation.checks:
+        yield check.message
+    for finding in (*observation.axe.violations, *observation.axe.incomplete):
+        for node in finding.nodes:
+            yield node.html
+            yield node.failure_summary
+            yield from node.target
+    events = observation.events
+    for texts in (
+        events.console_errors,
+        events.page_errors,
+        events.blocked_requests,
+        events.blocked_navigations,
+        events.popup_urls,
+    ):
+        yield from texts
 
 
 def _repaired(value: Any) -> Any:

@@ -377,10 +377,10 @@ class Tab:
         From the first step on, the tab's log belongs to no sample: the next sample gets a fresh
         one when it starts, after the commit, and the departing document can no longer add to
         it (its scripts do not run; a request it had in flight is refused into the discarded
-        log). A page busy in a script when we leave
-        does not answer the first step: the caller bounds the whole departure and gives the
-        slot a new renderer when it does not finish (see ``AsyncEvaluator._leave``). Measured
-        cost: 13-30 ms per sample on a quiet machine, about 60 ms when every core is busy.
+        log). A page busy in a script when we leave does not answer the first step: the caller
+        bounds the whole departure and gives the slot a new renderer when it does not finish
+        (see ``AsyncEvaluator._leave``). Measured cost: 13-30 ms per sample on a quiet machine,
+        about 60 ms when every core is busy.
         """
         assert self._cdp is not None
         self.events = EventLog()
