@@ -1158,10 +1158,15 @@
       touched();
       return describe(deepActive());
     },
-    // A programmatic focus as an action: the page settles before focus is read.
+    // A programmatic focus as an action: focus handlers have run when focus() returns, so only
+    // a transition or animation it started (getAnimations() brings styles up to date first) is
+    // waited for; a page that animates nothing on focus gets no wait at all.
     focusThenSettle: (ref, ms, capMs) => {
       element(ref).focus();
       touched();
+      if (animationTimeLeft(performance.now() + Math.max(capMs, 0)) === 0) {
+        return { value: describe(deepActive()), restless: false };
+      }
       return settleThen(ms, capMs, () => describe(deepActive()));
     },
     blur: () => {

@@ -815,9 +815,9 @@ class Session:
         """Move focus programmatically, as a starting point for keyboard steps; the page settles
         (:meth:`settle`: a tooltip that fades in on focus has faded in) before focus is read.
 
-        Focus handlers run during the call itself, so the settle waits for frames and
-        animations but not for ``settle_ms`` of timers: a focus costs two frames on a page that
-        animates nothing."""
+        Focus handlers run during the call itself, so only the transitions and animations the
+        focus started are waited for (then frames, not ``settle_ms`` of timers): a page that
+        animates nothing on focus gets no wait at all."""
         self._touch()
         data = await self._settled("focusThenSettle", 0, SETTLE_CAP_MS, element.ref)
         return None if data is None else _element(data)

@@ -356,9 +356,12 @@ def test_eventually_sees_a_close_on_a_timer(evaluator: Evaluator) -> None:
 def test_settle_does_not_wait_for_what_never_ends(evaluator: Evaluator, extra: str, style: str) -> None:
     _seen, times = _settle_report(evaluator, _settle_page(style, INSTANT, extra=extra))
     assert times["restless"] == 0, times
-    # An instant toggle's own settle is two frames and 50 ms; the bound leaves room for load.
-    assert times["open_ms"] < 700, times
-    assert times["close_ms"] < 700, times
+    # Nothing here is worth waiting for, by the probe's own reading ...
+    assert times["left_ms"] == 0, times
+    # ... and the presses did not wait the cap: an instant toggle's settle is two frames and
+    # 50 ms (the bound leaves room for a machine under load).
+    assert times["open_ms"] < 1000, times
+    assert times["close_ms"] < 1000, times
 
 
 def test_settle_stops_at_the_cap_when_short_animations_keep_starting(evaluator: Evaluator) -> None:
@@ -371,7 +374,7 @@ def test_settle_stops_at_the_cap_when_short_animations_keep_starting(evaluator: 
     # The focus or the first press waited the cap and found the page restless.
     assert times["restless"] == 1, times
     assert times["open_ms"] < 1000 + 1500, times
-    assert times["close_ms"] < 700, times
+    assert times["close_ms"] < 1000, times
 
 
 def test_the_first_reading_waits_for_animations_that_run_on_load(evaluator: Evaluator) -> None:
