@@ -546,7 +546,7 @@ class AsyncEvaluator:
                 check = case.checks[index]
                 if not late_done and (session.dirty or self._acts(case, check)):
                     # The first-rendered document is about to be acted on or replaced.
-                    await self._late_audit(session, run, started_at=t0)
+                    await self._late_audit_untouched(session, run, started_at=t0)
                     late_done = True
                 if session.dirty:
                     await self._crash_aware(session, session.reset())
@@ -554,10 +554,23 @@ class AsyncEvaluator:
                 run.checks.append(await self._run_check(session, check))
                 self._acted[(case.id, check.id)] = session.dirty
         if not late_done:
-            await self._late_audit(session, run, started_at=t0)
+            await self._late_audit_untouched(session, run, started_at=t0)
         run.checks_ms = (time.perf_counter() - t2) * 1000
         if case is not None and len(html) < _SIZE_FREE_CHARS:
             self._checks_seen[case.id] = run.checks_ms / 1000
+
+    async def _late_audit_untouched(self, session: Session, run: _Run, *, started_at: float) -> None:
+        """The late audit of a document no check has acted on.
+
+        A check expected only to read (from its last run on another page) may have acted on this
+        one: auditing that document would audit the check's state (a menu it opened), not the
+        page's own late changes, and the verdict would depend on which pages ran before. Such a
+        document is replaced by a fresh one first, and the horizon counts from that navigation.
+        """
+        if session.dirty:
+            started_at = time.perf_counter()
+            await self._crash_aware(session, session.reset())
+        await self._late_audit(session, run, started_at=started_at)
 
     async def _late_audit(self, session: Session, run: _Run, *, started_at: float) -> None:
         """Audit the first-rendered document again once the late-change horizon has passed since
