@@ -51,6 +51,7 @@ def test_the_poison_pages_are_all_here() -> None:
         assert any(needed in name for name in POISONS), needed
 
 
+@pytest.mark.timeout(600)
 def test_a_victim_after_any_poison_gets_the_verdict_it_gets_alone() -> None:
     async def scenario() -> None:
         ev = AsyncEvaluator(EvaluatorSettings(concurrency=1, timeout_s=BUDGET_S))
