@@ -293,7 +293,7 @@ class Tab:
         # inside the page are skipped, as before.
         self._new_document_script = await self._cdp.send(
             "Page.addScriptToEvaluateOnNewDocument",
-            {"source": f"if (window === window.top) {{\n{self._probe_bundle()}\n}}", "worldName": _WORLD},
+            {"source": f"if (window === window.top) {{\n{self.probe_bundle()}\n}}", "worldName": _WORLD},
         )
 
     async def load(self, html: str, settle_ms: int = 0) -> None:
@@ -344,7 +344,7 @@ class Tab:
         )
         heap = await self.evaluate(arrived)
         if heap is None:
-            await self.evaluate(self._probe_bundle(), await_promise=False)
+            await self.evaluate(self.probe_bundle(), await_promise=False)
             heap = await self.evaluate(arrived)
         await self.trim_memory(heap)
 
@@ -482,14 +482,11 @@ class Tab:
         )
         self._world = int(world["executionContextId"])
 
-    def _probe_bundle(self) -> str:
-        return self.settings.axe_source + "\n;\n" + self.settings.probe_source
-
     # ---------------------------------------------------------------- for lm_eval_a11y.audit
 
     def probe_bundle(self) -> str:
         """axe-core and the probe, as evaluated into a world that does not have them yet."""
-        return self._probe_bundle()
+        return self.settings.axe_source + "\n;\n" + self.settings.probe_source
 
     def frame_count(self) -> int:
         """How many frames the page has below its top document, nested ones, ``<object>`` and
