@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from lm_eval_a11y import __version__
+from lm_eval_a11y.admission import Admission
 from lm_eval_a11y.audit import may_change_itself
 from lm_eval_a11y.browser import (
     CHROMIUM_ARGS,
@@ -108,8 +109,16 @@ class EvaluatorSettings:
     screenshots: Path | None = None
     # How long after the navigation to a sample its own changes are still audited (_late_audit).
     late_horizon_ms: int = LATE_HORIZON_MS
+    # Browser contexts for evaluations waiting out that horizon, beyond the ``concurrency`` that
+    # work at once (None: as many as ``concurrency``; 0: a waiting evaluation keeps its turn).
+    waiting_slots: int | None = None
     renderer_memory_mb: int = 1024
     browser_memory_mb: int = 3072
+
+    @property
+    def slots(self) -> int:
+        """Browser contexts in all: those at work and those waiting (see admission.py)."""
+        return self.concurrency + (self.concurrency if self.waiting_slots is None else self.waiting_slots)
 
     def __post_init__(self) -> None:
         _require_int("concurrency", self.concurrency, 1)
@@ -123,6 +132,8 @@ class EvaluatorSettings:
         _require_int("max_html_bytes", self.max_html_bytes, 1)
         _require_int("settle_ms", self.settle_ms, 0)
         _require_int("late_horizon_ms", self.late_horizon_ms, 0)
+        if self.waiting_slots is not None:
+            _require_int("waiting_slots", self.waiting_slots, 0)
         _require_int("renderer_memory_mb", self.renderer_memory_mb, 64)
         _require_int("browser_memory_mb", self.browser_memory_mb, self.renderer_memory_mb)
         if len(self.viewport) != 2:
@@ -223,6 +234,9 @@ class AsyncEvaluator:
         self._playwright: Any = None
         self._browser: Any = None
         self._slots: asyncio.Queue[_Slot] | None = None
+        # At most `concurrency` evaluations work at once; those waiting out the late-change
+        # horizon make room for others (admission.py) while keeping their slot.
+        self._admission = Admission(self.settings.concurrency)
         # (case id, check id) -> whether the check acted on the page when it last ran.
         self._acted: dict[tuple[str, str], bool] = {}
         # (case id, check id) -> the guess from the check's code, for checks not run yet.
@@ -277,7 +291,7 @@ class AsyncEvaluator:
                 # and wait on it; a new queue would strand them. Their stale contexts fail once
                 # and are replaced.
                 self._slots = asyncio.Queue()
-                for _ in range(self.settings.concurrency):
+                for _ in range(self.settings.slots):
                     self._slots.put_nowait(_Slot())
 
     async def _watch_memory(self) -> None:
@@ -400,9 +414,14 @@ class AsyncEvaluator:
             )
         self._waiting += 1
         try:
-            slot = await self._slots.get()
+            await self._admission.enter()
         finally:
             self._waiting -= 1
+        try:
+            slot = await self._slots.get()
+        except BaseException:
+            self._admission.leave()
+            raise
         run = _Run(began=time.monotonic())
         started = time.perf_counter()
         finished = 0.0
@@ -432,6 +451,7 @@ class AsyncEvaluator:
             if slot.broken:
                 self._drop_context(slot)
             self._slots.put_nowait(slot)
+            self._admission.leave()
         total_ms = ((finished or time.perf_counter()) - started) * 1000
         return self._observation(case, digest, size, run, status, error, total_ms, repairs)
 
@@ -596,7 +616,9 @@ class AsyncEvaluator:
         # The horizon counts from the navigation to the sample (its scripts start just after).
         remaining = horizon_s - (time.perf_counter() - started_at)
         if remaining > 0:
-            await asyncio.sleep(remaining)
+            # Nothing to do but wait: another evaluation may work meanwhile (admission.py).
+            async with self._admission.idle():
+                await asyncio.sleep(remaining)
         signals = await self._crash_aware(session, session.probe("lateSignals"))
         run.horizon_ms = (time.perf_counter() - started_at) * 1000
         coverage = session.coverage[-1] if session.coverage else None
