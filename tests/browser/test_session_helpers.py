@@ -328,8 +328,11 @@ def test_actions_settle_until_animations_end(evaluator: Evaluator, html: str) ->
 def test_eventually_sees_a_close_on_a_timer(evaluator: Evaluator) -> None:
     """A timer is invisible to the settle; eventually asks again until the panel has closed."""
     seen, times = _settle_report(evaluator, _settle_page("", DELAYED_CLOSE))
+    # closed=shown proves the read right after the close came too early; eventually=hidden that
+    # eventually asked again. It returns once the panel is hidden, not at the end of its window
+    # (the bound leaves room for a loaded machine).
     assert seen == "initial=hidden open=shown closed=shown eventually=hidden"
-    assert 150 <= times["eventually_ms"] < 1000 + 500
+    assert times["eventually_ms"] < 1000 + 1000
 
 
 @pytest.mark.parametrize(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from cases.selection import SELECTED_CASES
 from lm_eval_a11y.cases import Case, Example, load_cases, load_examples
 from lm_eval_a11y.evaluator import Evaluator
 from lm_eval_a11y.observation import Observation
@@ -22,11 +23,14 @@ _OBSERVED: dict[str, dict[str, Observation]] = {}
 
 
 def _observe(evaluator: Evaluator, case: Case, example: Example) -> Observation:
-    """Evaluate a case's examples together on first use, so `-k <case>` renders only that case."""
+    """Evaluate the examples of every selected case as one batch on first use (the pool stays full
+    to the end of it); `-k <case>` renders only that case's."""
     if case.id not in _OBSERVED:
-        examples = [ex for c, ex in EXAMPLES if c.id == case.id]
-        observations = evaluator.evaluate_many([(case, ex.html) for ex in examples])
-        _OBSERVED[case.id] = {ex.name: obs for ex, obs in zip(examples, observations, strict=True)}
+        wanted = (SELECTED_CASES | {case.id}) - _OBSERVED.keys()
+        batch = [(c, ex) for c, ex in EXAMPLES if c.id in wanted]
+        observations = evaluator.evaluate_many([(c, ex.html) for c, ex in batch])
+        for (c, ex), obs in zip(batch, observations, strict=True):
+            _OBSERVED.setdefault(c.id, {})[ex.name] = obs
     return _OBSERVED[case.id][example.name]
 
 
