@@ -67,7 +67,8 @@ async def _chosen(s: Session, p: Picker) -> list[int]:
         return [index] if isinstance(index, int) and index >= 0 else []
     items = [await s.refresh(i) for i in p.items]
     if p.kind == "listbox":
-        return [i for i, e in enumerate(items) if e.attr("aria-selected") == "true"]
+        # The APG listbox marks a selected option with aria-selected or aria-checked (not both).
+        return [i for i, e in enumerate(items) if "true" in (e.attr("aria-selected"), e.attr("aria-checked"))]
     return [i for i, e in enumerate(items) if e.state("checked") == "true"]
 
 

@@ -206,3 +206,18 @@ async def sort_focus_visible(s: Session) -> Outcome:
         return failed(f"Pressing Tab never reaches {target.describe()}")
     ok, message = await s.has_visible_focus_indicator(await s.active() or target)
     return passed(message) if ok else failed(message)
+
+
+@best_practice("table-named", "The table has an accessible name (a caption, aria-labelledby or aria-label)")
+async def table_named(s: Session) -> Outcome:
+    table, why = await _table(s)
+    if table is None:
+        return failed(why)
+    # The APG table pattern labels every table, so a screen reader can tell tables apart and
+    # say what this one holds when entering it.
+    # Only a name the author gave counts: a name computed from the cells' text says nothing.
+    caption = await s.find("caption", table)
+    given = any((table.attr(a) or "").strip() for a in ("aria-label", "aria-labelledby", "title"))
+    if not table.name.strip() or not (given or (caption is not None and caption.text.strip())):
+        return failed(f"{table.describe()} has no accessible name: no caption, aria-labelledby or aria-label")
+    return passed(f"The table is named {table.name!r}")

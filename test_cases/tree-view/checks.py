@@ -8,6 +8,7 @@ from lm_eval_a11y.checks import Element, Outcome, Session, best_practice, failed
 
 FOLDERS = ("src", "public")
 HIDDEN_AT_START = ("components", "index.ts", "favicon.ico")
+TOP_FILES = ("README.md", "package.json")
 MAX_STEPS = 8
 
 
@@ -187,6 +188,48 @@ async def arrow_navigation(s: Session) -> Outcome:
     if len(inside) > 1:
         return failed(f"Tab stops on {len(inside)} items inside the tree: it is not a single Tab stop")
     return passed("Tab enters and leaves the tree in one stop; Down and Up move between items")
+
+
+async def _selected_line(s: Session) -> str:
+    body = await s.find("body")
+    return (body.text if body is not None else "").lower()
+
+
+async def _shows_selected(s: Session, label: str) -> bool:
+    return f"selected: {label.lower()}" in await _selected_line(s)
+
+
+@requirement("keyboard-chooses-file", "A file at the top of the tree can be reached and chosen from the keyboard")
+async def keyboard_chooses_file(s: Session) -> Outcome:
+    hook, aria, why = await _tree(s)
+    if hook is None:
+        return failed(why)
+    # A page may show a file as selected from the start; choose one it does not.
+    shown = await _selected_line(s)
+    label = next((f for f in TOP_FILES if f"selected: {f.lower()}" not in shown), None)
+    if label is None:
+        return failed(f"Before anything is chosen the page already says {', '.join(TOP_FILES)} are selected")
+    if aria is not None:
+        current = await _enter_tree(s, aria)
+        for _ in range(MAX_STEPS):
+            if current is None or _is(current, label):
+                break
+            await s.press("ArrowDown")
+            current = await _current(s)
+        if current is None or not _is(current, label):
+            return failed(f"Tab and Down arrow never make {label} the current item")
+        if await _shows_selected(s, label):
+            return passed(f"Moving to {label} selects it (selection follows focus)")
+    else:
+        files = [e for e in await _named(s, hook, label) if e.focusable and e.visible]
+        if not files or not await s.tab_to(files[0]):
+            return failed(f"Pressing Tab never reaches the file {label}, so it cannot be chosen without a mouse")
+    # The APG tree's Enter performs an item's default action; a page may select with Space instead.
+    for key in ("Enter", " "):
+        await s.press(key)
+        if await _shows_selected(s, label):
+            return passed(f"{'Space' if key == ' ' else key} on {label} chooses it")
+    return failed(f"Neither Enter nor Space on {label} shows 'Selected: {label}'")
 
 
 @best_practice(

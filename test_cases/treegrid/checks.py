@@ -52,15 +52,22 @@ async def _toggle(s: Session, table: Element, row: Element) -> Element | None:
     return None
 
 
-async def _row_of_focus(s: Session, table: Element) -> Element | None:
+async def _focused_item(s: Session) -> Element | None:
+    """The element a screen reader reports as focused: the focused element, or the row or cell
+    its aria-activedescendant points at."""
     active = await s.active()
     if active is None:
         return None
     pointer = active.attr("aria-activedescendant")
     if pointer:
-        active = await s.find(f'[id="{pointer}"]')
-        if active is None:
-            return None
+        return await s.find(f'[id="{pointer}"]')
+    return active
+
+
+async def _row_of_focus(s: Session, table: Element) -> Element | None:
+    active = await _focused_item(s)
+    if active is None:
+        return None
     for row in await _rows(s, table):
         if await s.contains(row, active):
             return row
@@ -110,7 +117,10 @@ async def collapsed_replies_hidden(s: Session) -> Outcome:
     return passed("Replies in collapsed threads are hidden from sight and from screen readers")
 
 
-@requirement("keyboard-expand-collapse", "The Quarterly report thread opens and closes from the keyboard")
+@requirement(
+    "keyboard-expand-collapse",
+    "The Quarterly report thread opens and closes from the keyboard, and reports each state",
+)
 async def keyboard_expand_collapse(s: Session) -> Outcome:
     table, why = await _table(s)
     if table is None:
@@ -130,16 +140,20 @@ async def keyboard_expand_collapse(s: Session) -> Outcome:
             current = await _row_of_focus(s, table)
         if current is None or current.ref != row.ref:
             return failed(f"Tab and Down arrow never reach the {THREAD!r} row")
-        keys = ("ArrowRight", "ArrowLeft")
+        # Focus on the row: Right and Left arrows open and close it. Focus on a cell: Right arrow
+        # moves to the next cell, and Enter on the first cell opens and closes the thread (APG).
+        item = await _focused_item(s)
+        on_row = item is not None and item.role == "row"
+        keys = ("ArrowRight", "ArrowLeft") if on_row else ("Enter", "Enter")
     else:
         if toggle is None or not toggle.focusable or not await s.tab_to(toggle):
             return failed(f"Pressing Tab never reaches a control that expands the {THREAD!r} thread")
         keys = ("Enter", "Enter")
     await s.press(keys[0])
     if not await _reply_shown(s, table, REPLY_MARK) and table.role == "treegrid":
-        # Treegrids that focus cells rather than rows may expand with Enter instead.
-        keys = ("Enter", "Enter")
-        await s.press("Enter")
+        # Some treegrids expand with the other key (Enter on a focused row, Right arrow on a cell).
+        keys = ("Enter", "Enter") if keys[0] == "ArrowRight" else ("ArrowRight", "ArrowLeft")
+        await s.press(keys[0])
     if not await _reply_shown(s, table, REPLY_MARK):
         tried = "Right arrow or Enter" if table.role == "treegrid" else keys[0]
         return failed(f"{tried} does not show the thread's replies")
@@ -148,12 +162,19 @@ async def keyboard_expand_collapse(s: Session) -> Outcome:
     await s.press(keys[1])
 
     async def closed() -> bool:
-        return not await _reply_shown(s, table, REPLY_MARK)
+        # Closed for everyone: a reply row faded to nothing but still in the accessibility tree
+        # is still read by screen readers.
+        replies = [r for r in await _rows(s, table) if REPLY_MARK.lower() in r.text.lower()]
+        return all(not r.visible and r.hidden_from_at for r in replies)
 
     # Rows that slide away, or are hidden on a timer, are gone by the end of this.
     if not await s.eventually(closed):
-        return failed(f"{keys[1]} does not close the open thread")
-    return passed(f"{keys[0]} opens the thread and {keys[1]} closes it")
+        if await _reply_shown(s, table, REPLY_MARK):
+            return failed(f"{keys[1]} does not close the open thread")
+        return failed(f"{keys[1]} hides the thread's replies from sight, but a screen reader still reads them")
+    if toggle is not None and (await s.refresh(toggle)).attr("aria-expanded") != "false":
+        return failed(f"The thread closed with {keys[1]} but still reports it is expanded")
+    return passed(f"{keys[0]} opens the thread and {keys[1]} closes it, and its state follows")
 
 
 @requirement(
@@ -205,3 +226,29 @@ async def reply_level(s: Session) -> Outcome:
     if top is None or below is None or not (top.isdigit() and below.isdigit()) or int(below) != int(top) + 1:
         return failed(f"The thread row has aria-level={top!r} and its reply aria-level={below!r}")
     return passed(f"Thread rows are level {top} and replies level {below}")
+
+
+@best_practice(
+    "home-end-keys",
+    "In a treegrid, Home and End (Ctrl+Home and Ctrl+End from a cell) reach the first and last row",
+    na_allowed=True,
+)
+async def home_end_keys(s: Session) -> Outcome:
+    table, why = await _table(s)
+    if table is None:
+        return failed(why)
+    if table.role != "treegrid":
+        return not_applicable("The inbox is a table with disclosure buttons, not a treegrid")
+    if not await s.tab_to(table):
+        return failed("Pressing Tab never reaches the treegrid")
+    active = await _focused_item(s)
+    # The APG treegrid: with focus on a row, Home and End move between rows; with focus on a
+    # cell they stay in the row, and Ctrl+Home and Ctrl+End move to the first and last row.
+    on_row = active is not None and active.role == "row"
+    keys = ("End", "Home") if on_row else ("Control+End", "Control+Home")
+    for key, text in zip(keys, ("Printer is fixed", THREAD), strict=True):
+        await s.press(key)
+        row = await _row_of_focus(s, table)
+        if row is None or text.lower() not in row.text.lower():
+            return failed(f"{key} does not move to the {text!r} row")
+    return passed(f"{keys[0]} and {keys[1]} reach the last and first rows")
