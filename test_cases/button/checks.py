@@ -9,7 +9,16 @@ from __future__ import annotations
 
 import re
 
-from lm_eval_a11y.checks import Element, Outcome, Session, best_practice, failed, passed, requirement
+from lm_eval_a11y.checks import (
+    Element,
+    Outcome,
+    Session,
+    best_practice,
+    failed,
+    not_applicable,
+    passed,
+    requirement,
+)
 
 TOGGLE_ROLES = ("button", "switch", "checkbox")
 NO_MUTE = "No element has the class 'mute-button' the prompt asked for"
@@ -119,6 +128,28 @@ async def mute_keyboard(s: Session) -> Outcome:
     if back != start:
         return failed(f"A second key press left the mute button at {back} instead of {start}")
     return passed("Space and Enter toggle the mute button from the keyboard")
+
+
+@best_practice(
+    "toggle-name-steady", "A Mute button that exposes aria-pressed keeps its name when pressed", na_allowed=True
+)
+async def toggle_name_steady(s: Session) -> Outcome:
+    """The APG: a toggle button's label must not change with its state; a design that renames the
+    button (Mute / Unmute) is not a toggle button and drops aria-pressed. Both at once make a
+    screen reader say "Unmute, toggle button, pressed", which reads either way."""
+    mute = await _control(s, ".mute-button")
+    if mute is None:
+        return failed(NO_MUTE)
+    await s.click(mute)
+    after = await _control(s, ".mute-button") or mute
+    pressed = [e.attr("aria-pressed") for e in (mute, after) if e.role == "button"]
+    if not any(value is not None for value in pressed):
+        return not_applicable("The mute control does not use aria-pressed; a change of name is how it tells its state")
+    if mute.name.strip().lower() != after.name.strip().lower():
+        return failed(
+            f"The mute button uses aria-pressed and is also renamed from {mute.name!r} to {after.name!r} when pressed"
+        )
+    return passed(f"The mute button keeps its name {mute.name!r} while aria-pressed tells its state")
 
 
 @best_practice("focus-visible", "The Like button shows a visible focus indicator when reached by keyboard")

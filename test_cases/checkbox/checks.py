@@ -128,7 +128,9 @@ async def select_all_toggles_all(s: Session) -> Outcome:
     return passed("'All toppings' checks and clears every topping from the keyboard")
 
 
-@requirement("mixed-state", "With only some toppings chosen, 'All toppings' is partly checked (mixed)")
+@requirement(
+    "mixed-state", "'All toppings' is partly checked (mixed) with some toppings chosen, and checked with all of them"
+)
 async def mixed_state(s: Session) -> Outcome:
     select_all = await _select_all(s)
     if select_all is None:
@@ -142,7 +144,19 @@ async def mixed_state(s: Session) -> Outcome:
     state = checked(await _select_all(s))
     if state != "mixed":
         return failed(f"With one topping chosen, 'All toppings' reads {state!r} instead of mixed")
-    return passed("With one topping chosen, 'All toppings' is mixed")
+    # Choosing the rest one by one must make it fully checked: mixed means some, not "any".
+    for index in range(1, len(boxes)):
+        _group, current = await _toppings(s)
+        if index < len(current) and checked(current[index]) == "false":
+            await s.click(current[index])
+    _group, current = await _toppings(s)
+    states = [checked(b) for b in current]
+    if states != ["true"] * len(current):
+        return failed(f"Clicking each topping in turn leaves them {states}")
+    state = checked(await _select_all(s))
+    if state != "true":
+        return failed(f"With every topping chosen one by one, 'All toppings' reads {state!r} instead of checked")
+    return passed("With one topping chosen 'All toppings' is mixed, and with all four chosen it is checked")
 
 
 @best_practice("group-labelled", "The toppings form a group with a name (fieldset and legend, or role group)")

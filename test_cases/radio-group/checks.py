@@ -114,7 +114,7 @@ async def one_tab_stop(s: Session) -> Outcome:
     return passed("Tab enters the group once, on the checked radio")
 
 
-@requirement("arrow-keys", "Down and Up arrows move to the next and previous radio and check it")
+@requirement("arrow-keys", "Down/Right and Up/Left arrows move to the next and previous radio and check it")
 async def arrow_keys(s: Session) -> Outcome:
     group, radios = await _radios(s)
     if group is None:
@@ -123,7 +123,8 @@ async def arrow_keys(s: Session) -> Outcome:
         return failed(f"Assistive technology finds {len(radios)} radio buttons in the group, not three")
     if not await s.tab_to(group):
         return failed("Pressing Tab never reaches the radio buttons")
-    for key, index in (("ArrowDown", 1), ("ArrowDown", 2), ("ArrowUp", 1)):
+    # The APG gives Right the job of Down and Left the job of Up; a group may be laid out either way.
+    for key, index in (("ArrowDown", 1), ("ArrowRight", 2), ("ArrowUp", 1), ("ArrowLeft", 0)):
         await s.press(key)
         current = await _current(s)
         if current is None or current.ref != radios[index].ref:
@@ -132,7 +133,7 @@ async def arrow_keys(s: Session) -> Outcome:
         checked = _checked(await _refresh(s, radios))
         if checked != [index]:
             return failed(f"After {key} the checked radios are {[radios[i].name for i in checked]}")
-    return passed("Arrow keys move through the radios and check the one reached")
+    return passed("Down/Right and Up/Left move through the radios and check the one reached")
 
 
 @best_practice("arrows-wrap", "Arrow keys wrap from the last radio to the first and back")

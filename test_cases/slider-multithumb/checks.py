@@ -59,23 +59,32 @@ async def values_reported(s: Session) -> Outcome:
     return passed("The handles report 200 and 800")
 
 
-@requirement("arrow-keys-move", "Arrow keys move each handle by a step and the reported value follows")
+@requirement("arrow-keys-move", "Right/Up and Left/Down move each handle by a step and the reported value follows")
 async def arrow_keys_move(s: Session) -> Outcome:
     thumbs, why = await _thumbs(s)
     if not thumbs:
         return failed(why)
-    for thumb, up, down in ((thumbs[0], "ArrowRight", "ArrowLeft"), (thumbs[1], "ArrowLeft", "ArrowRight")):
+    # The APG gives Up the job of Right and Down the job of Left; each handle first moves inwards.
+    moves = (
+        (thumbs[0], "ArrowRight", "ArrowLeft"),
+        (thumbs[0], "ArrowUp", "ArrowDown"),
+        (thumbs[1], "ArrowLeft", "ArrowRight"),
+        (thumbs[1], "ArrowDown", "ArrowUp"),
+    )
+    for thumb, there, back in moves:
         if not thumb.focusable or not await s.tab_to(thumb):
             return failed(f"Pressing Tab never reaches {thumb.describe()}")
         before = await _now(s, thumb)
-        await s.press(up)
+        await s.press(there)
         moved = await _now(s, thumb)
         if before is None or moved is None or moved == before:
-            return failed(f"{up} on {thumb.describe()} leaves its reported value at {moved}")
-        await s.press(down)
+            return failed(f"{there} on {thumb.describe()} leaves its reported value at {moved}")
+        if (moved > before) != (there in ("ArrowRight", "ArrowUp")):
+            return failed(f"{there} on {thumb.describe()} moves its reported value the wrong way, to {moved}")
+        await s.press(back)
         if await _now(s, thumb) != before:
-            return failed(f"{down} does not bring {thumb.describe()} back to {before}")
-    return passed("Arrow keys move both handles and their reported values follow")
+            return failed(f"{back} does not bring {thumb.describe()} back to {before}")
+    return passed("All four arrow keys move both handles and their reported values follow")
 
 
 @requirement("home-end-keys", "Home sends the lower handle to $0 and End sends the upper handle to $1000")

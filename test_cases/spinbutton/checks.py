@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import re
 
-from lm_eval_a11y.checks import Element, Outcome, Session, best_practice, failed, passed, requirement
+from lm_eval_a11y.checks import (
+    Element,
+    Outcome,
+    Session,
+    best_practice,
+    failed,
+    not_applicable,
+    passed,
+    requirement,
+)
 
 NO_FIELD = "No element has the class 'quantity' the prompt asked for"
 WORD = re.compile(r"[^\W\d_]{3,}")
@@ -107,6 +116,43 @@ async def stops_at_maximum(s: Session) -> Outcome:
     if value != 10:
         return failed(f"Twelve presses of Up Arrow leave the quantity at {_show(value)}, not at the maximum 10")
     return passed("Up Arrow stops at 10")
+
+
+@best_practice("range-exposed", "The field tells assistive technology its range, 1 to 10")
+async def range_exposed(s: Session) -> Outcome:
+    """The APG sets aria-valuemin and aria-valuemax on a spinbutton that has limits (a native
+    number field exposes its min and max attributes): without them a screen reader user learns the
+    limits only by running into them."""
+    field = await s.find(".quantity")
+    if field is None:
+        return failed(NO_FIELD)
+    reported = await s.range_value(field)
+    low, high = reported.get("min"), reported.get("max")
+    if (low, high) != (1, 10):
+        return failed(f"The field reports its range as {low} to {high}, not 1 to 10")
+    return passed("The field reports its range, 1 to 10")
+
+
+@best_practice("home-end", "Home and End set a custom spinbutton to 1 and 10", na_allowed=True)
+async def home_end(s: Session) -> Outcome:
+    """The APG's Home and End keys; a native number field is exempt, as browsers keep those keys
+    for moving the caret and a page cannot be faulted for the browser's own field."""
+    field = await s.find(".quantity")
+    if field is None:
+        return failed(NO_FIELD)
+    if field.tag == "input" and field.attr("type") == "number":
+        return not_applicable("A native number field: the browser gives Home and End to the caret")
+    if field.role != "spinbutton":
+        return failed(f"The field is {field.describe()}, not a spinbutton")
+    if not await s.tab_to(field):
+        return failed("Pressing Tab never reaches the quantity field")
+    await s.press("End")
+    high = _value(await s.refresh(field))
+    await s.press("Home")
+    low = _value(await s.refresh(field))
+    if (low, high) != (1, 10):
+        return failed(f"End gives {_show(high)} and Home gives {_show(low)}, not 10 and 1")
+    return passed("End sets 10 and Home sets 1")
 
 
 @best_practice("descriptive-button-names", "The buttons' names say what they do in words, not only '+' and '−'")
