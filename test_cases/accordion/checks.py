@@ -76,7 +76,9 @@ async def keyboard_toggles(s: Session) -> Outcome:
     return passed("Enter and Space on a focused header reveal its answer")
 
 
-@requirement("expanded-state", "Each header tells assistive technology whether its answer is expanded")
+@requirement(
+    "expanded-state", "Each header tells assistive technology whether its answer is expanded, as answers open and close"
+)
 async def expanded_state(s: Session) -> Outcome:
     triggers = await _triggers(s)
     if len(triggers) < 3:
@@ -86,11 +88,39 @@ async def expanded_state(s: Session) -> Outcome:
     for index, trigger in enumerate(triggers, start=1):
         if trigger.state("expanded") != "false":
             return failed(f"Collapsed header {index} has aria-expanded={trigger.attr('aria-expanded')!r}, not 'false'")
-    await s.click(triggers[0])
-    after = (await _triggers(s))[0].attr("aria-expanded")
-    if after != "true":
-        return failed(f"After opening, header 1 has aria-expanded={after!r}, not 'true'")
-    return passed("aria-expanded goes from 'false' to 'true' when an answer opens")
+    # After each click every header must tell the truth about its panel: opening the second
+    # answer may close the first (one open at a time) or not (several open), and a click on an
+    # open header may close it or leave it open; either way aria-expanded follows.
+    # Only answers that were properly hidden at load are judged as "shown" later: one that is
+    # never hidden (collapsed-hidden's failure) cannot tell an open state from a closed one.
+    hidden_at_load = {
+        i for i, p in enumerate(await s.find_all(".accordion-panel")) if not p.visible and p.hidden_from_at
+    }
+    for index, step in ((0, "opening answer 1"), (1, "opening answer 2"), (1, "clicking header 2 again")):
+        await s.click((await _triggers(s))[index])
+        if index == 0 and (await _triggers(s))[0].attr("aria-expanded") != "true":
+            after = (await _triggers(s))[0].attr("aria-expanded")
+            return failed(f"After opening, header 1 has aria-expanded={after!r}, not 'true'")
+        problem = await _expanded_mismatch(s, hidden_at_load)
+        if problem:
+            return failed(f"After {step}: {problem}")
+    return passed("aria-expanded follows every answer as answers open and close")
+
+
+async def _expanded_mismatch(s: Session, hidden_at_load: set[int]) -> str | None:
+    """Which header's aria-expanded contradicts its answer, if any: 'true' on an answer hidden
+    from sight and from assistive technology, or 'false' on one that is shown."""
+    triggers = await _triggers(s)
+    panels = await s.find_all(".accordion-panel")
+    for index, (trigger, panel) in enumerate(zip(triggers, panels, strict=False)):
+        if trigger.tag == "summary":
+            continue
+        expanded = trigger.state("expanded")
+        if expanded == "true" and not panel.visible and panel.hidden_from_at:
+            return f"answer {index + 1} is hidden but its header still has aria-expanded='true'"
+        if expanded != "true" and index in hidden_at_load and _shown(panel):
+            return f"answer {index + 1} is shown but its header has aria-expanded={trigger.attr('aria-expanded')!r}"
+    return None
 
 
 @best_practice("headers-in-headings", "Each header button sits in a heading (or holds one)")

@@ -62,7 +62,7 @@ async def ancestor_links(s: Session) -> Outcome:
     return passed("Home, Men and Footwear are focusable links")
 
 
-@requirement("current-page-marked", "The last item, Trail Runner 2, is marked as the current page (aria-current)")
+@requirement("current-page-marked", "A link to the current page, Trail Runner 2, is marked with aria-current")
 async def current_page_marked(s: Session) -> Outcome:
     region = await _region(s)
     if region is None:
@@ -73,7 +73,11 @@ async def current_page_marked(s: Session) -> Outcome:
     for item in items:
         if item.attr("aria-current") in ("page", "location", "true"):
             return passed(f"{item.describe()} has aria-current={item.attr('aria-current')!r}")
-    return failed("Nothing in the trail tells assistive technology that 'Trail Runner 2' is the current page")
+    # The APG asks for aria-current on a link to the current page; when the current page is
+    # plain text rather than a link, the attribute is optional.
+    if not [item for item in items if item.role == "link"]:
+        return passed("'Trail Runner 2' is plain text, not a link; the APG makes aria-current optional there")
+    return failed("The link to 'Trail Runner 2' does not tell assistive technology it is the current page")
 
 
 @best_practice("separators-not-read", "Separators between items are decoration that screen readers do not read")

@@ -85,7 +85,10 @@ async def suggestions_listbox(s: Session) -> Outcome:
     return passed(f"Typing {TYPED!r} shows {len(options)} options and the field is expanded")
 
 
-@requirement("arrow-and-enter", "Down Arrow reaches a suggestion and Enter puts it in the field and closes the list")
+@requirement(
+    "arrow-and-enter",
+    "Down Arrow reaches a suggestion and Enter puts it in the field, closes the list and marks it collapsed",
+)
 async def arrow_and_enter(s: Session) -> Outcome:
     field = await s.find(".country-input")
     if field is None:
@@ -109,6 +112,8 @@ async def arrow_and_enter(s: Session) -> Outcome:
         return failed("After choosing a suggestion with Enter the list is still shown")
     if not await s.is_active(field):
         return failed("After choosing a suggestion focus is not back in the field")
+    if (await s.refresh(field)).attr("aria-expanded") == "true":
+        return failed("The list closed after Enter but the field still says aria-expanded='true'")
     return passed(f"Down Arrow and Enter fill the field with {choice!r} and close the list")
 
 

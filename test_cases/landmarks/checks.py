@@ -105,3 +105,19 @@ async def search_landmark(s: Session) -> Outcome:
         if await s.probe("contains", landmark.ref, fields[0].ref):
             return passed("The search field is inside a search landmark")
     return failed("The search field is not inside a search landmark (role='search' or <search>)")
+
+
+@best_practice("sidebar-complementary", "The sidebar with the opening hours is a complementary landmark")
+async def sidebar_complementary(s: Session) -> Outcome:
+    marks = [
+        e
+        for e in await s.find_all("h1, h2, h3, h4, h5, h6, [role='heading'], caption, dt, th, strong, b, p")
+        if "hours" in e.text.lower() and e.visible
+    ]
+    if not marks:
+        return failed("No heading or label for the opening hours was found")
+    for landmark in await s.landmarks():
+        if landmark.role == "complementary" and await s.probe("contains", landmark.ref, marks[0].ref):
+            named = f" named {landmark.name!r}" if landmark.name else ""
+            return passed(f"The opening hours are in a complementary landmark{named}")
+    return failed("The opening hours sidebar is not in a complementary landmark (<aside> or role='complementary')")

@@ -145,7 +145,9 @@ async def opens_by_keyboard(s: Session) -> Outcome:
     return passed(f"Enter opens File and the keyboard reaches {items[0].name!r}")
 
 
-@requirement("reach-next-menu", "From File the keyboard reaches Edit (Right Arrow in a menubar, Tab otherwise)")
+@requirement(
+    "reach-next-menu", "From File the keyboard reaches Edit (Right Arrow in a menubar, which Tab leaves; Tab otherwise)"
+)
 async def reach_next_menu(s: Session) -> Outcome:
     parts = await _parts(s)
     if parts is None:
@@ -154,11 +156,18 @@ async def reach_next_menu(s: Session) -> Outcome:
     problem = await _enter_bar(s, bar, tops[0])
     if problem:
         return failed(problem)
-    key = "ArrowRight" if await _is_menubar(s, bar) else "Tab"
+    menubar = await _is_menubar(s, bar)
+    key = "ArrowRight" if menubar else "Tab"
     await s.press(key)
     current = await _current(s)
     if current is None or current.ref != tops[1].ref:
         return failed(f"{key} on File goes to {current.describe() if current else 'the page body'}, not to Edit")
+    if menubar:
+        # A menubar is one Tab stop (roving tabindex): Tab leaves it instead of walking its items.
+        after = await s.press("Tab")
+        if after is not None and after.ref in {t.ref for t in tops}:
+            return failed(f"Tab from Edit goes to {after.describe()}: the menubar is not a single Tab stop")
+        return passed("ArrowRight moves from File to Edit, and Tab leaves the menubar")
     return passed(f"{key} moves from File to Edit")
 
 

@@ -116,13 +116,28 @@ async def toggle_state(s: Session) -> Outcome:
     # Enter first: a click also hovers, and menus that open on hover and toggle on click close again.
     await s.focus(toggle)
     await s.press("Enter")
+    clicked = False
     if not await _submenu_open(s):
         await s.click(toggle)
+        clicked = True
     if not await _submenu_open(s):
         return failed("Neither Enter on the toggle nor a click on it opens the submenu")
     after = (await s.refresh(toggle)).attr("aria-expanded")
     if after != "true":
         return failed(f"Open, the toggle has aria-expanded={after!r}, not 'true'")
+    # The same action again toggles a disclosure shut; whether or not it does, the state must
+    # follow (a toggle that closes the submenu but still says 'true' misleads).
+    if clicked:
+        await s.click(toggle)
+    elif await s.is_active(toggle):
+        await s.press("Enter")
+    else:
+        return passed("aria-expanded goes from 'false' to 'true' when the submenu opens")
+    if not await _submenu_open(s):
+        again = (await s.refresh(toggle)).attr("aria-expanded")
+        if again != "false":
+            return failed(f"Closed again, the toggle still has aria-expanded={again!r}, not 'false'")
+        return passed("aria-expanded follows the submenu as it opens and closes")
     return passed("aria-expanded goes from 'false' to 'true' when the submenu opens")
 
 

@@ -7,6 +7,10 @@ from lm_eval_a11y.checks import Element, Outcome, Session, best_practice, failed
 NO_TABS = "Fewer than two elements have the class 'tab' the prompt asked for"
 
 
+def _by_id(value: str) -> str:
+    return '[id="{}"]'.format(value.replace("\\", "\\\\").replace('"', '\\"'))
+
+
 async def _current(s: Session) -> Element | None:
     """The item a screen reader is on: the focused element, or the one its aria-activedescendant names."""
     active = await s.active()
@@ -157,7 +161,7 @@ async def arrow_keys(s: Session) -> Outcome:
     return passed(f"{forward}/{back} move between tabs and the chosen tab's panel is shown")
 
 
-@requirement("single-tab-stop", "The tab list is one stop in the Tab order, not one stop per tab")
+@requirement("single-tab-stop", "The tab list is one stop in the Tab order, on the chosen tab, also after switching")
 async def single_tab_stop(s: Session) -> Outcome:
     tabs = await _tabs(s)
     if len(tabs) < 2:
@@ -169,7 +173,29 @@ async def single_tab_stop(s: Session) -> Outcome:
         return failed("Pressing Tab never reaches the tabs")
     if len(stops) > 1:
         return failed(f"Tab stops on {len(stops)} tabs one after another; arrow keys should move between them")
-    return passed("The tabs take a single stop in the Tab order")
+    # The stop must follow the selection: a tab left in the Tab order after another was chosen
+    # gives the list two stops, and Tab into the list lands on a tab that is not the chosen one.
+    # The walk starts where the click left focus (a walk from the top would start after it).
+    await s.click(tabs[-1])
+    tabs = await _tabs(s)
+    tablist = await _tablist(s, tabs)
+    # The clicked tab counts as chosen even if aria-selected did not follow (selected-state's failure).
+    chosen = {tabs[i].ref for i in [*_selected(tabs), -1]} | ({tablist.ref} if tablist else set())
+    refs = {t.ref for t in tabs} | ({tablist.ref} if tablist else set())
+    name = tabs[-1].name
+    where = await s.active()
+    if where is not None and where.ref in refs:
+        where = await s.press("Tab")
+        if where is not None and where.ref in refs:
+            return failed(f"After clicking {name!r}, Tab from it stops on another tab, {where.describe()}")
+    where = await s.press("Shift+Tab")
+    if where is None or where.ref not in chosen:
+        found = where.describe() if where else "the page body"
+        return failed(f"After clicking {name!r}, Shift+Tab back into the tabs lands on {found}, not on the chosen tab")
+    where = await s.press("Shift+Tab")
+    if where is not None and where.ref in refs:
+        return failed(f"After clicking {name!r}, the tabs still have a second Tab stop, {where.describe()}")
+    return passed("The tabs take a single stop in the Tab order, on the chosen tab, before and after switching")
 
 
 @best_practice("home-end", "Home and End move to the first and last tab")
@@ -202,3 +228,26 @@ async def panel_role(s: Session) -> Outcome:
     if not panel.name:
         return failed("The first tabpanel has no accessible name (aria-labelledby its tab)")
     return passed(f"The panel is a tabpanel named {panel.name!r}")
+
+
+@best_practice("tabs-control-panels", "Each tab names its panel with aria-controls")
+async def tabs_control_panels(s: Session) -> Outcome:
+    tabs = await _tabs(s)
+    if len(tabs) < 2:
+        return failed(NO_TABS)
+    panels = await s.find_all(".panel")
+    for index, tab in enumerate(tabs):
+        controls = tab.attr("aria-controls")
+        if not controls:
+            return failed(f"{tab.describe()} has no aria-controls naming its panel")
+        named = await s.find(_by_id(controls.split()[0]))
+        if named is None:
+            return failed(f"{tab.describe()} has aria-controls={controls!r}, but no element has that id")
+        if (
+            index < len(panels)
+            and named.ref != panels[index].ref
+            and not await s.contains(named, panels[index])
+            and not await s.contains(panels[index], named)
+        ):
+            return failed(f"{tab.describe()} controls {named.describe()}, not the panel in its position")
+    return passed("Every tab names its panel with aria-controls")
