@@ -634,6 +634,9 @@ class AsyncEvaluator:
             return
         position, session.position = session.position, -1
         t0 = time.perf_counter()
+        # What the page changed late may still be fading or sliding in (posts loaded on scroll):
+        # audited mid-fade, its text would fail colour contrast in some runs and not in others.
+        await self._crash_aware(session, session.settle())
         await self._crash_aware(session, session.run_axe("late"))
         run.axe_ms += (time.perf_counter() - t0) * 1000
         session.position = position

@@ -7,11 +7,14 @@ is wrong, and every published number with it.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 from cases.selection import SELECTED_CASES
+from lm_eval_a11y.browser import DEFAULT_CONCURRENCY
 from lm_eval_a11y.cases import Case, Example, load_cases, load_examples
-from lm_eval_a11y.evaluator import Evaluator
+from lm_eval_a11y.evaluator import Evaluator, EvaluatorSettings
 from lm_eval_a11y.observation import Observation
 from lm_eval_a11y.scoring import score_observation
 
@@ -20,6 +23,21 @@ EXAMPLES: list[tuple[Case, Example]] = [(case, ex) for case in CASES for ex in l
 
 
 _OBSERVED: dict[str, dict[str, Observation]] = {}
+# The first item renders the whole batch (hundreds of pages, each bounded by its own budget), so
+# the items get more than pytest's per-item limit.
+BATCH_TIMEOUT_S = 1800
+
+
+@pytest.fixture(scope="module")
+def examples_evaluator() -> Iterator[Evaluator]:
+    """A pool at the default concurrency (`a11y-eval cases validate`'s), so the batch keeps every
+    core busy."""
+    ev = Evaluator(EvaluatorSettings(concurrency=DEFAULT_CONCURRENCY, timeout_s=20))
+    ev.start()
+    try:
+        yield ev
+    finally:
+        ev.close()
 
 
 def _observe(evaluator: Evaluator, case: Case, example: Example) -> Observation:
@@ -42,16 +60,20 @@ CHECK_ITEMS = [
 
 
 @pytest.mark.parametrize(("case", "example", "check_id", "expected"), CHECK_ITEMS)
-def test_check_outcome(evaluator: Evaluator, case: Case, example: Example, check_id: str, expected: str) -> None:
-    obs = _observe(evaluator, case, example)
+@pytest.mark.timeout(BATCH_TIMEOUT_S)
+def test_check_outcome(
+    examples_evaluator: Evaluator, case: Case, example: Example, check_id: str, expected: str
+) -> None:
+    obs = _observe(examples_evaluator, case, example)
     assert obs.status == "ok", f"evaluation {obs.status}: {obs.error}"
     result = {c.id: c for c in obs.checks}[check_id]
     assert result.outcome == expected, f"{check_id}: expected {expected}, got {result.outcome}: {result.message}"
 
 
 @pytest.mark.parametrize(("case", "example"), [pytest.param(c, e, id=f"{c.id}/{e.name}") for c, e in EXAMPLES])
-def test_axe_rules_and_verdict(evaluator: Evaluator, case: Case, example: Example) -> None:
-    obs = _observe(evaluator, case, example)
+@pytest.mark.timeout(BATCH_TIMEOUT_S)
+def test_axe_rules_and_verdict(examples_evaluator: Evaluator, case: Case, example: Example) -> None:
+    obs = _observe(examples_evaluator, case, example)
     failing = tuple(sorted({f.rule_id for f in obs.axe.wcag_failures}))
     assert failing == example.axe_rules, "\n".join(
         f"{f.rule_id}: {[n.html for n in f.nodes]}" for f in obs.axe.wcag_failures
