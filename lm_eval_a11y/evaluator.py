@@ -153,6 +153,8 @@ def _require_int(name: str, value: object, least: int) -> None:
 class _Slot:
     context: Any = None
     tab: Tab | None = None
+    # The browser the context belongs to: after a restart the context is dead, never used again.
+    browser: Any = None
     uses: int = 0
     broken: bool = False
 
@@ -335,7 +337,8 @@ class AsyncEvaluator:
 
     async def _tab(self, slot: _Slot) -> Tab:
         crashed = slot.tab is not None and slot.tab.crashed.is_set()
-        if slot.context is not None and (slot.broken or crashed or slot.uses >= self.settings.recycle_after):
+        stale = slot.browser is not self._browser
+        if slot.context is not None and (slot.broken or crashed or stale or slot.uses >= self.settings.recycle_after):
             # A renderer that died between samples (killed for memory after its sample ended)
             # is not the next sample's crash.
             self._drop_context(slot)
@@ -343,6 +346,7 @@ class AsyncEvaluator:
             if self._browser is None or not self._browser.is_connected():
                 await self._restart_browser()
             width, height = self.settings.viewport
+            slot.browser = self._browser
             slot.context = await self._browser.new_context(
                 viewport={"width": width, "height": height},
                 screen={"width": SCREEN_SIZE[0], "height": SCREEN_SIZE[1]},

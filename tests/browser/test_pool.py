@@ -142,7 +142,8 @@ def _renderers_of(browser: psutil.Process) -> list[psutil.Process]:
 
 def test_one_renderer_per_slot_and_playwrights_own_disabled_features_are_kept() -> None:
     others = {p.pid for p in _browser_processes()}
-    with Evaluator(EvaluatorSettings(concurrency=2, timeout_s=20)) as ev:
+    # No waiting slots: one context per slot, exactly two, whatever the pages wait for.
+    with Evaluator(EvaluatorSettings(concurrency=2, timeout_s=20, waiting_slots=0)) as ev:
         observations = ev.evaluate_many([(None, page("normal-page.html"))] * 4)
         assert [o.status for o in observations] == ["ok"] * 4
         (browser,) = [p for p in _browser_processes() if p.pid not in others]
