@@ -290,8 +290,8 @@ class AsyncEvaluator:
             await self._watch_memory()
             if self._slots is None:
                 # Once only: after a browser restart, evaluations still hold slots of this queue
-                # and wait on it; a new queue would strand them. Their stale contexts fail once
-                # and are replaced.
+                # and wait on it; a new queue would strand them. A slot's context from the old
+                # browser is replaced before its next use (_tab); one in use fails once.
                 self._slots = asyncio.Queue()
                 for _ in range(self.settings.slots):
                     self._slots.put_nowait(_Slot())
