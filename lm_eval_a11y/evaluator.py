@@ -17,8 +17,11 @@ import asyncio
 import atexit
 import contextlib
 import hashlib
+import logging
 import math
 import re
+import shutil
+import tempfile
 import threading
 import time
 from collections.abc import Awaitable, Callable, Iterable, Sequence
@@ -41,6 +44,7 @@ from lm_eval_a11y.cases import Case
 from lm_eval_a11y.check_order import guess_acts, guess_wait_ms
 from lm_eval_a11y.checks import Check, Outcome
 from lm_eval_a11y.contrast import audit_contrast
+from lm_eval_a11y.jail import MemoryJail, open_jail
 from lm_eval_a11y.memory import MemoryWatchdog, browser_processes
 from lm_eval_a11y.observation import (
     AuditCoverage,
@@ -68,6 +72,8 @@ __all__ = ["AXE_TAGS", "AsyncEvaluator", "Evaluator", "EvaluatorSettings"]
 
 AXE_TAGS: tuple[str, ...] = ("wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice")
 
+_log = logging.getLogger(__name__)
+
 T = TypeVar("T")
 
 _CRASHED = "the page crashed the renderer (out of memory or a renderer fault)"
@@ -90,6 +96,11 @@ LATE_HORIZON_MS = 2000
 # is not spent waiting (the observation records the horizon that applied).
 _HORIZON_SHARE_OF_BUDGET = 0.25
 
+# The hard ceiling of the browser's memory above browser_memory_mb, where the watchdog starts
+# killing: room for the watchdog to act first, and for what the kernel counts that the watchdog
+# does not (the page cache of Chromium's own files, kernel memory).
+CEILING_HEADROOM_MB = 256
+
 
 @dataclass(frozen=True)
 class EvaluatorSettings:
@@ -97,7 +108,9 @@ class EvaluatorSettings:
 
     ``renderer_memory_mb``: a renderer holding more is killed and its sample is an ``error``
     ("memory limit"). ``browser_memory_mb``: while the whole browser holds more, its largest
-    renderer is killed. See :mod:`lm_eval_a11y.memory` and docs/isolation.md.
+    renderer is killed. ``memory_cgroup``: the browser also runs in a memory cgroup limited to
+    ``browser_memory_mb`` + :data:`CEILING_HEADROOM_MB`, where one can be made. See
+    :mod:`lm_eval_a11y.memory`, :mod:`lm_eval_a11y.jail` and docs/isolation.md.
     """
 
     concurrency: int = DEFAULT_CONCURRENCY
@@ -114,6 +127,10 @@ class EvaluatorSettings:
     waiting_slots: int | None = None
     renderer_memory_mb: int = 1024
     browser_memory_mb: int = 3072
+    # Run the browser in a memory cgroup of its own limited to browser_memory_mb +
+    # CEILING_HEADROOM_MB, where this machine lets us make one (jail.py): the kernel then holds
+    # the ceiling whatever the pages do. Off, or where no cgroup can be made: the watchdog only.
+    memory_cgroup: bool = True
 
     @property
     def slots(self) -> int:
@@ -254,6 +271,12 @@ class AsyncEvaluator:
         self._background: set[asyncio.Future[Any]] = set()
         self._watchdog: MemoryWatchdog | None = None
         self._browser_cdp: Any = None
+        # The memory cgroup the browser runs in (jail.py), once made; why none could be, if so.
+        self._jail: MemoryJail | None = None
+        self._jail_folder: Path | None = None
+        self._jail_missing = ""
+        self._jail_kills_taken = 0
+        self._memory_ceiling = "watchdog"
         self._render_settings = RenderSettings(
             viewport=self.settings.viewport,
             axe_source=self._axe_source,
@@ -274,7 +297,7 @@ class AsyncEvaluator:
         async with self._start_lock:
             if self._browser is not None and self._browser.is_connected():
                 return
-            executable = find_chromium()
+            executable = self._launch_path(find_chromium())
             from playwright.async_api import async_playwright
 
             if self._playwright is None:
@@ -288,6 +311,7 @@ class AsyncEvaluator:
             )
             self._chromium_version = self._browser.version
             await self._watch_memory()
+            await self._check_jail()
             if self._slots is None:
                 # Once only: after a browser restart, evaluations still hold slots of this queue
                 # and wait on it; a new queue would strand them. A slot's context from the old
@@ -295,6 +319,41 @@ class AsyncEvaluator:
                 self._slots = asyncio.Queue()
                 for _ in range(self.settings.slots):
                     self._slots.put_nowait(_Slot())
+
+    def _launch_path(self, executable: Path) -> Path:
+        """Chromium itself, or a script that starts it inside the evaluator's memory cgroup."""
+        if not self.settings.memory_cgroup or self._jail_missing:
+            return executable
+        if self._jail is None:
+            limit = (self.settings.browser_memory_mb + CEILING_HEADROOM_MB) * 2**20
+            self._jail, self._jail_missing = open_jail(limit)
+            if self._jail is None:
+                _log.info("no memory cgroup for the browser (%s); the watchdog alone keeps it", self._jail_missing)
+                return executable
+            self._jail_folder = Path(tempfile.mkdtemp(prefix="lm-eval-a11y-"))
+        assert self._jail_folder is not None
+        return self._jail.launcher(executable, self._jail_folder)
+
+    async def _check_jail(self) -> None:
+        """Say which ceiling applies: the kernel's only if the browser really runs in the cgroup."""
+        self._memory_ceiling = "watchdog"
+        if self._jail is None:
+            return
+        browsers = [pid for pid, kind in await self.browser_processes() if kind == "browser"]
+        if browsers and all(self._jail.holds(pid) for pid in browsers):
+            self._memory_ceiling = f"cgroup v{self._jail.version}"
+        else:
+            _log.warning("the browser is not in its memory cgroup %s; the watchdog alone keeps it", self._jail.path)
+
+    @property
+    def memory_ceiling(self) -> str:
+        """What holds the browser's memory ceiling: ``cgroup v1``/``cgroup v2`` or ``watchdog``."""
+        return self._memory_ceiling
+
+    @property
+    def memory_jail(self) -> MemoryJail | None:
+        """The memory cgroup the browser runs in, if any (its peak and kills, for tests and reports)."""
+        return self._jail if self._memory_ceiling != "watchdog" else None
 
     async def _watch_memory(self) -> None:
         """Start (or point at the new browser) the watchdog that bounds the browser's memory."""
@@ -327,6 +386,22 @@ class AsyncEvaluator:
         if playwright is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(playwright.stop(), 10)
+        await self._release_jail()
+
+    async def _release_jail(self) -> None:
+        jail, self._jail = self._jail, None
+        folder, self._jail_folder = self._jail_folder, None
+        self._jail_missing = ""
+        self._memory_ceiling = "watchdog"
+        if folder is not None:
+            shutil.rmtree(folder, ignore_errors=True)
+        if jail is None:
+            return
+        # The browser's last processes may take a moment to go; the cgroup can only go after them.
+        for _ in range(20):
+            if jail.remove():
+                return
+            await asyncio.sleep(0.1)
 
     async def _restart_browser(self) -> None:
         old, self._browser = self._browser, None
@@ -524,6 +599,15 @@ class AsyncEvaluator:
 
     def _crash_reason(self, run: _Run) -> str:
         kill = self._watchdog.take_kill(run.began) if self._watchdog is not None else None
+        if kill is None and self._jail is not None and self._jail.oom_kills() > self._jail_kills_taken:
+            # The kernel stopped a renderer at the cgroup's ceiling; it was this page's.
+            self._jail_kills_taken += 1
+            return (
+                "the page went over the memory limit: the browser reached its ceiling of"
+                f" {self._jail.limit_bytes // 2**20} MiB and the kernel stopped the page's renderer"
+                f" (limits: {self.settings.renderer_memory_mb} MiB per renderer,"
+                f" {self.settings.browser_memory_mb} MiB for the browser)"
+            )
         if kill is None:
             return _CRASHED
         return (
@@ -788,6 +872,7 @@ class AsyncEvaluator:
                 evaluator_version=__version__,
                 timeout_s=self.settings.timeout_s,
                 prefers_color_scheme="light",
+                memory_ceiling=self._memory_ceiling,
             ),
             timings=Timings(
                 render_ms=round(run.render_ms, 1),

@@ -194,6 +194,9 @@ class Environment:
     # The colour scheme the page was rendered and audited in; a page that styles a dark scheme
     # also has its contrast audited in dark (Observation.contrast.schemes).
     prefers_color_scheme: str = "light"
+    # What held the browser's memory ceiling: "cgroup v1"/"cgroup v2" (the kernel, a hard limit) or
+    # "watchdog" (best effort between readings); docs/isolation.md.
+    memory_ceiling: str = "watchdog"
 
 
 @dataclass(frozen=True)
@@ -303,6 +306,7 @@ class Observation:
                 evaluator_version=env["evaluator_version"],
                 timeout_s=float(env["timeout_s"]),
                 prefers_color_scheme=str(env.get("prefers_color_scheme", "light")),
+                memory_ceiling=str(env.get("memory_ceiling", "watchdog")),
             ),
             timings=Timings(**data.get("timings", {})),
             events=_events(data.get("events") or {}),

@@ -27,7 +27,7 @@ from isolation.support import (
     run,
     verdict_record,
 )
-from lm_eval_a11y.evaluator import AsyncEvaluator, Evaluator, EvaluatorSettings
+from lm_eval_a11y.evaluator import CEILING_HEADROOM_MB, AsyncEvaluator, Evaluator, EvaluatorSettings
 from lm_eval_a11y.memory import process_bytes
 
 MEMORY_BOMBS = sorted(p.name for p in PAGES.glob("memory-*.html"))
@@ -35,9 +35,11 @@ MEMORY_BOMBS = sorted(p.name for p in PAGES.glob("memory-*.html"))
 OUTSIDE_THE_HEAP = ("memory-canvas.html", "memory-arraybuffer.html", "memory-arraybuffer-onego.html")
 RENDERER_MB = 512
 BROWSER_MB = 1024
-# What pages may allocate between two readings of the watchdog (0.1 s apart) and one more
-# reading of this test's own sampler: measured up to 170 MiB over the ceiling.
-OVERSHOOT_MB = 320
+# The ceiling is BROWSER_MB + CEILING_HEADROOM_MB (256 MiB): held by the kernel where the browser
+# runs in a memory cgroup, by the watchdog alone elsewhere. This test's own sampler adds up
+# RssAnon + RssShmem of every process every 50 ms, where shared memory mapped by two processes
+# counts twice: 64 MiB more is allowed for that.
+OVERSHOOT_MB = CEILING_HEADROOM_MB + 64
 LEAVES_WHILE_LOADING = sorted(p.name for p in PAGES.glob("runaway-*.html"))
 
 
@@ -86,6 +88,9 @@ def test_memory_bombs_are_stopped_and_the_browser_stays_under_its_ceiling() -> N
                 observations = await asyncio.gather(*(ev.evaluate(c, html) for c, html in pairs))
             elapsed = time.perf_counter() - started
             pids |= await browser_tree(ev)
+            ceiling = ev.memory_ceiling
+            jail = ev.memory_jail
+            kernel_peak = jail.peak_bytes() if jail is not None else None
         finally:
             left = await closed_without_leftovers(ev, pids)
         assert len(observations) == len(pairs)
@@ -99,11 +104,16 @@ def test_memory_bombs_are_stopped_and_the_browser_stays_under_its_ceiling() -> N
         assert [verdict_record(obs) for obs in observations[-2:]] == alone
         assert elapsed < 4 * (settings.timeout_s + GRACE_S)
         assert not left, f"Chromium processes left behind: {sorted(left)}"
-        if sampler.peak >= (BROWSER_MB + OVERSHOOT_MB) * 2**20:
-            # Known gap (issue 13, docs/isolation.md): with bombs open at once in working and
-            # waiting slots, the browser-wide ceiling is not held in every run (peaks of 901 to
-            # 1831 MiB measured against 1344 MiB). Every other guarantee above still holds.
-            pytest.xfail(f"peak {sampler.peak / 2**20:.0f} MiB above the browser ceiling of this test")
+        over = sampler.peak >= (BROWSER_MB + OVERSHOOT_MB) * 2**20
+        print(f"memory bombs: sampled peak {sampler.peak / 2**20:.0f} MiB, cgroup peak", kernel_peak, ceiling)
+        if ceiling.startswith("cgroup"):
+            # The kernel holds the ceiling (jail.py): no run may pass it.
+            assert not over, f"peak {sampler.peak / 2**20:.0f} MiB with the browser in a memory cgroup"
+        elif over:
+            # Known gap without a memory cgroup (docs/isolation.md): the watchdog alone, with bombs
+            # open at once in working and waiting slots, does not hold the browser-wide ceiling in
+            # every run (peaks of 901 to 1831 MiB measured against 1344 MiB).
+            pytest.xfail(f"peak {sampler.peak / 2**20:.0f} MiB above the ceiling, watchdog only")
 
     run(scenario())
 

@@ -26,14 +26,16 @@ CONTRAST = GOLDEN.with_name("contrast-long-dark.json")
 
 
 def test_round_trip_through_json_is_exact() -> None:
-    # The golden file predates the pixel check of colour contrast: its new fields come back at
-    # their defaults, everything else exactly as written.
+    # The golden file predates the pixel check of colour contrast and the memory cgroup: their
+    # fields come back at their defaults (an old record's ceiling was the watchdog's), everything
+    # else exactly as written.
     data = _golden()
     obs = Observation.from_dict(data)
     newer = json.loads(json.dumps(obs.to_dict()))
     assert newer.pop("contrast") is None
     assert newer["timings"].pop("contrast_ms") == 0.0
     assert newer["environment"].pop("prefers_color_scheme") == "light"
+    assert newer["environment"].pop("memory_ceiling") == "watchdog"
     assert newer == data
     assert Observation.from_dict(json.loads(json.dumps(obs.to_dict()))) == obs
 
@@ -43,7 +45,9 @@ def test_round_trip_of_a_pixel_checked_observation_is_exact() -> None:
     # scheme added: two of axe's failures overturned, a "can't tell" resolved in each scheme.
     data = json.loads(CONTRAST.read_text(encoding="utf-8"))
     obs = Observation.from_dict(data)
-    assert json.loads(json.dumps(obs.to_dict())) == data
+    newer = json.loads(json.dumps(obs.to_dict()))
+    assert newer["environment"].pop("memory_ceiling") == "watchdog"  # written before the cgroup
+    assert newer == data
     audit = obs.contrast
     assert audit is not None and audit.schemes == ("light", "dark")
     assert (audit.overturned, audit.resolved_pass, audit.resolved_fail, audit.still_incomplete) == (2, 1, 1, 0)
