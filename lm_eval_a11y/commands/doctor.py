@@ -31,5 +31,8 @@ def run(args: argparse.Namespace) -> int:
         print("axe-core ran but did not find the missing alt text it should have found")
         return EXIT_FAIL
     print(f"versions   Chromium {obs.environment.chromium_version}, axe-core {obs.environment.axe_version}")
+    ceiling = obs.environment.memory_ceiling
+    held = "the kernel holds it" if ceiling.startswith("cgroup") else "no memory cgroup could be made; best effort"
+    print(f"memory     browser ceiling kept by {ceiling} ({held}; docs/isolation.md)")
     print("ok: Chromium renders pages and axe-core finds violations")
     return EXIT_OK
