@@ -1177,6 +1177,40 @@
       touched();
       return true;
     },
+    // Where a visitor starts a keyboard walk: nothing focused and the next Tab from the top of
+    // the document. Blurring alone is not enough: Chromium keeps its sequential focus navigation
+    // starting point at the element that lost focus, so Tab would go on from there. Focusing the
+    // body (made focusable for the moment) and blurring it moves that point to the document's
+    // start. Our own tabindex change is taken out of the observer's records so that it does not
+    // count as the page changing; whatever the page's focus handlers change still does.
+    fromTheTop: () => {
+      const active = deepActive();
+      if (active) {
+        active.blur();
+      }
+      const body = document.body;
+      if (body) {
+        pendingMutations();
+        const old = body.getAttribute('tabindex');
+        body.setAttribute('tabindex', '-1');
+        body.focus({ preventScroll: true });
+        body.blur();
+        if (old === null) {
+          body.removeAttribute('tabindex');
+        } else {
+          body.setAttribute('tabindex', old);
+        }
+        if (observer !== null) {
+          const records = observer.takeRecords().filter(
+            (record) => !(record.target === body && record.type === 'attributes' && record.attributeName === 'tabindex'),
+          );
+          absorb(records);
+        }
+      }
+      window.scrollTo({ left: 0, top: 0, behavior: 'instant' });
+      touched();
+      return true;
+    },
     scrollIntoView: (ref) => {
       element(ref).scrollIntoView({ block: 'center', inline: 'center' });
       touched();

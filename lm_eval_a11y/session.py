@@ -855,8 +855,7 @@ class Session:
     async def _from_the_top(self) -> None:
         """Start a keyboard walk as a visitor does: nothing focused, the page scrolled to its top."""
         self._touch()
-        await self.probe("blur")
-        await self._evaluate("window.scrollTo(0, 0), true")
+        await self.probe("fromTheTop")
 
     async def tab_sequence(self, max_stops: int = 40, *, backwards: bool = False) -> list[Element]:
         """Tab through the page from the top and list each stop until focus leaves or wraps."""
@@ -864,8 +863,12 @@ class Session:
         stops: list[Element] = []
         seen: set[int] = set()
         key = "Shift+Tab" if backwards else "Tab"
-        for _ in range(max_stops):
+        for step in range(max_stops):
             ref, _ = await self._step(key)
+            if ref is None and step == 0 and backwards:
+                # Shift+Tab from the top first leaves the document, as it does for a visitor
+                # starting from the address bar; the next press enters it from the end.
+                continue
             if ref is None or ref in seen:
                 break
             seen.add(ref)

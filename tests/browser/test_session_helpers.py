@@ -80,6 +80,28 @@ def test_tab_to_walks_from_the_top_and_refuses_what_cannot_take_focus(
     assert check.message == expected
 
 
+WALK = """<!doctype html><html lang="en"><head><title>t</title></head><body><main><h1>Page</h1>
+<button id="first">First</button> <button id="middle">Middle</button> <button id="last">Last</button>
+<p id="count">0</p></main><script>let n = 0;
+document.addEventListener('keydown', () => { document.getElementById('count').textContent = ++n; });
+</script></body></html>"""
+
+
+def test_a_keyboard_walk_starts_from_the_top_after_a_check_moved_focus(evaluator: Evaluator) -> None:
+    # Blurring alone leaves Chromium's sequential focus starting point on the blurred element:
+    # the walk would begin after #middle (forwards) or before it (backwards).
+    obs = evaluator.evaluate(fixture_case("fixturewalk"), WALK)
+    assert obs.status == "ok", obs.error
+    messages = {check.id: check.message for check in obs.checks}
+    assert messages == {
+        "walk-forwards": "first middle last",
+        "walk-backwards": "last middle first",
+        "reach-first": "reached=True keys=1",
+    }
+    # The walk's own focus handling is not the page changing itself: no late audit for it.
+    assert obs.audit.late_audit in ("unchanged", "static")
+
+
 SR_ONLY = "position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0,0,0,0)"
 
 
