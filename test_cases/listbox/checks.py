@@ -8,6 +8,8 @@ from lm_eval_a11y.checks import Element, Outcome, Session, best_practice, failed
 
 NO_LIST = "No element has the class 'crust-list' the prompt asked for"
 COUNT = 5
+# How long a typed letter may take to move the keyboard (a page may search on a short debounce).
+TYPE_AHEAD_MS = 300
 
 
 @dataclass(frozen=True)
@@ -186,3 +188,52 @@ async def home_end(s: Session) -> Outcome:
     if await _on(s, p) != 0:
         return failed("Home does not move to the first crust")
     return passed("Home and End reach the first and last crust")
+
+
+def _initial(item: Element) -> str:
+    """The first letter or digit of an item's name, lower-cased ('' when it has none)."""
+    return next((c.lower() for c in item.name or item.text if c.isalnum()), "")
+
+
+def _type_ahead_target(p: Picker, current: int) -> int | None:
+    """The crust to type the initial of: one whose initial no other crust shares, and that none of
+    the keys a page might wrongly answer every letter with would reach (the next item, the first
+    or the last), so only a search by name lands on it."""
+    initials = [_initial(i) for i in p.items]
+    last = len(p.items) - 1
+    for index in sorted(range(len(p.items)), key=lambda i: -abs(i - current)):
+        if index in (current, current - 1, current + 1, 0, last):
+            continue
+        if initials[index] and initials.count(initials[index]) == 1 and initials[index] != initials[current]:
+            return index
+    return None
+
+
+@best_practice("type-ahead", "Typing a crust's first letter moves to that crust (type-ahead)")
+async def type_ahead(s: Session) -> Outcome:
+    p = await _picker(s)
+    if isinstance(p, str):
+        return failed(p)
+    if not await s.tab_to(p.container if p.kind != "radio group" else p.items[0]):
+        return failed("Pressing Tab never reaches the list")
+    start = await _on(s, p)
+    current = 0 if start is None else start
+    target = _type_ahead_target(p, current)
+    if target is None:
+        return failed(f"The {p.kind}'s items {[i.name for i in p.items]} leave no crust to reach by its initial")
+    letter = _initial(p.items[target])
+    await s.press(letter)
+
+    async def landed() -> bool:
+        return await _on(s, p) == target
+
+    if await s.eventually(landed, within_ms=TYPE_AHEAD_MS):
+        return passed(f"Typing {letter!r} in the {p.kind} moves to {p.items[target].name!r}")
+    if p.kind == "radio group" and p.items[0].tag == "input":
+        return failed(
+            f"Typing {letter!r} does not move to {p.items[target].name!r}: native radio buttons have no "
+            "type-ahead (the APG recommends it for listboxes, so this only costs a best practice)"
+        )
+    now = await _on(s, p)
+    where = "no crust" if now is None else repr(p.items[now].name)
+    return failed(f"Typing {letter!r} in the {p.kind} leaves the keyboard on {where}, not {p.items[target].name!r}")
