@@ -10,6 +10,8 @@ FOLDERS = ("src", "public")
 HIDDEN_AT_START = ("components", "index.ts", "favicon.ico")
 TOP_FILES = ("README.md", "package.json")
 MAX_STEPS = 8
+# How long a typed letter may take to move the keyboard (a page may search on a short debounce).
+TYPE_AHEAD_MS = 300
 
 
 def _is(element: Element, label: str) -> bool:
@@ -252,3 +254,47 @@ async def home_end_keys(s: Session) -> Outcome:
     if first is None or not _is(first, "src"):
         return failed(f"Home makes {first.describe() if first else 'nothing'} current, not src")
     return passed("Home and End jump to the first and last items")
+
+
+@best_practice(
+    "type-ahead",
+    "In an ARIA tree, typing a letter moves to the next visible item whose name starts with it",
+    na_allowed=True,
+)
+async def type_ahead(s: Session) -> Outcome:
+    hook, aria, why = await _tree(s)
+    if hook is None:
+        return failed(why)
+    if aria is None:
+        return not_applicable("The folders are disclosure buttons, not an ARIA tree")
+    # Start on the last visible item: the next one starting with 'p' is then public, at the top,
+    # which neither stepping down, Home nor End on any letter reaches; from the last item the
+    # search wraps round (or starts from the top, which finds the same item).
+    current = await _enter_tree(s, aria)
+    for _ in range(MAX_STEPS):
+        if current is None or _is(current, "README.md"):
+            break
+        await s.press("ArrowDown")
+        current = await _current(s)
+    if current is None or not _is(current, "README.md"):
+        return failed("Tab and Down arrow never make README.md current, so there is no item to type from")
+    await s.press("p")
+
+    async def on_public() -> Element | None:
+        now = await _current(s)
+        return now if now is not None and _is(now, "public") else None
+
+    if await s.eventually(on_public, within_ms=TYPE_AHEAD_MS) is None:
+        now = await _current(s)
+        if now is not None and _is(now, "README.md"):
+            return failed("Typing 'p' on README.md leaves it current; it does not move to public, the next item with p")
+        where = now.describe() if now is not None else "nothing"
+        return failed(f"Typing 'p' on README.md makes {where} current, not public (the next item starting with p)")
+    # Only the collapsed src folder holds an item starting with 'c' (components): typing it must
+    # not send the keyboard into a closed folder.
+    await s.press("c")
+    now = await _current(s)
+    if now is None or not now.visible or now.hidden_from_at:
+        where = now.describe() if now is not None else "nothing"
+        return failed(f"Typing 'c' makes {where} current, an item inside a collapsed folder")
+    return passed("Typing 'p' on README.md moves to public, and then 'c' keeps the keyboard on a visible item")
