@@ -269,12 +269,17 @@
 
   // How long a caller that does not say (the load) lets animations run: see docs/settling.md.
   const DEFAULT_ANIMATION_CAP_MS = 1000;
+  // A settle waits for animations that end within the cap of now, for at most this many caps of
+  // wall time in all. An animation's own time follows the clock, but on a loaded machine the
+  // frames before it starts and after it ends come late (a renderer with a fifth of a core took
+  // over a second to see a 300 ms glide through), and its end must still be seen.
+  const WALL_CAPS = 2;
 
   // The milliseconds until the last running animation that can end before `deadline` ends: CSS
   // transitions and animations and Web Animations (the page's el.animate() calls too: the
   // document lists every animation, whichever world made it). Infinite ones, paused ones and
   // ones that end after the deadline are not waited for: no wait would show their end.
-  function animationTimeLeft(deadline) {
+  function animationTimeLeft(capMs, deadline) {
     const now = performance.now();
     let left = 0;
     for (const animation of document.getAnimations()) {
@@ -289,7 +294,7 @@
       }
       const local = timing.localTime === null ? 0 : timing.localTime;
       const remaining = rate > 0 ? (timing.endTime - local) / rate : local / -rate;
-      if (remaining > 0 && now + remaining <= deadline) {
+      if (remaining > 0 && remaining <= capMs && now + remaining <= deadline) {
         left = Math.max(left, remaining);
       }
     }
@@ -312,10 +317,10 @@
   async function settle(ms, capMs) {
     const start = performance.now();
     await react(ms);
-    const cap = capMs === undefined ? DEFAULT_ANIMATION_CAP_MS : capMs;
-    const deadline = start + Math.max(cap, 0);
+    const cap = Math.max(capMs === undefined ? DEFAULT_ANIMATION_CAP_MS : capMs, 0);
+    const deadline = start + WALL_CAPS * cap;
     let waited = false;
-    for (let left = animationTimeLeft(deadline); left > 0; left = animationTimeLeft(deadline)) {
+    for (let left = animationTimeLeft(cap, deadline); left > 0; left = animationTimeLeft(cap, deadline)) {
       waited = true;
       await react(left);
     }
@@ -1151,7 +1156,7 @@
     // A key press's settling and the focus it leaves, in one round trip.
     settleThenActive: (ms, capMs) => settleThen(ms, capMs, () => describe(deepActive())),
     // What animationTimeLeft sees now, for tests and diagnostics.
-    animationTimeLeft: (capMs) => animationTimeLeft(performance.now() + capMs),
+    animationTimeLeft: (capMs) => animationTimeLeft(capMs, performance.now() + capMs),
     sync,
     focus: (ref) => {
       element(ref).focus();
@@ -1164,7 +1169,7 @@
     focusThenSettle: (ref, ms, capMs) => {
       element(ref).focus();
       touched();
-      if (animationTimeLeft(performance.now() + Math.max(capMs, 0)) === 0) {
+      if (animationTimeLeft(Math.max(capMs, 0), performance.now() + Math.max(capMs, 0)) === 0) {
         return { value: describe(deepActive()), restless: false };
       }
       return settleThen(ms, capMs, () => describe(deepActive()));

@@ -347,6 +347,26 @@ def test_actions_settle_until_animations_end(evaluator: Evaluator, html: str) ->
     assert 250 <= times["close_ms"] < 1000 + 1500
 
 
+# A close that starts its fade-out 700 ms late, behind a long task: what a loaded machine does to
+# the frames around a fade (a renderer with a fifth of a core saw a 300 ms glide end after 1 s).
+LATE_FADE_OUT = (
+    "if (open) { target.hidden = false; target.classList.add('open'); } else { setTimeout(() => {"
+    " const until = performance.now() + 700; while (performance.now() < until) {}"
+    " target.classList.remove('open');"
+    " target.addEventListener('transitionend', () => { target.hidden = true; }, { once: true }); }, 0); }"
+)
+
+
+def test_a_fade_that_starts_late_is_still_seen_to_its_end(evaluator: Evaluator) -> None:
+    """The cap is on the animation's own length (0.4 s here), not on the wall time since the
+    action: the fade ends about 1.2 s after the press, and the read right after it sees the close."""
+    html = _settle_page("#target{opacity:0;transition:opacity .4s}#target.open{opacity:1}", LATE_FADE_OUT)
+    seen, times = _settle_report(evaluator, html)
+    assert seen == "initial=hidden open=shown closed=hidden eventually=hidden"
+    assert times["restless"] == 0, times
+    assert 1000 <= times["close_ms"] < 2000 + 1500, times
+
+
 def test_eventually_sees_a_close_on_a_timer(evaluator: Evaluator) -> None:
     """A timer is invisible to the settle; eventually asks again until the panel has closed."""
     seen, times = _settle_report(evaluator, _settle_page("", DELAYED_CLOSE))
@@ -390,15 +410,16 @@ def test_settle_does_not_wait_for_what_never_ends(evaluator: Evaluator, extra: s
 
 
 def test_settle_stops_at_the_cap_when_short_animations_keep_starting(evaluator: Evaluator) -> None:
-    """A ticker starts a new 200 ms animation every 150 ms: the first wait stops at the cap, and
-    the sample's later actions no longer wait for animations (one cap per sample, not per action)."""
+    """A ticker starts a new 200 ms animation every 150 ms: the first wait stops at its wall
+    allowance (two caps), and the sample's later actions no longer wait for animations (once per
+    sample, not per action)."""
     ticker = (
         '<p id="tick">x</p><script>setInterval(() => tick.animate([{opacity: 0}, {opacity: 1}], 200), 150);</script>'
     )
     _seen, times = _settle_report(evaluator, _settle_page("", INSTANT, extra=ticker))
     # The focus or the first press waited the cap and found the page restless.
     assert times["restless"] == 1, times
-    assert times["open_ms"] < 1000 + 1500, times
+    assert times["open_ms"] < 2000 + 1500, times
     assert times["close_ms"] < 1000, times
 
 
