@@ -269,11 +269,16 @@
 
   // How long a caller that does not say (the load) lets animations run: see docs/settling.md.
   const DEFAULT_ANIMATION_CAP_MS = 1000;
-  // A settle waits for animations that end within the cap of now, for at most this many caps of
-  // wall time in all. An animation's own time follows the clock, but on a loaded machine the
-  // frames before it starts and after it ends come late (a renderer with a fifth of a core took
-  // over a second to see a 300 ms glide through), and its end must still be seen.
-  const WALL_CAPS = 2;
+  // A settle waits for the animations that end within the cap by their own timing until they have
+  // ended, however long a loaded machine takes to show it: an animation's own time follows the
+  // clock, but the frames before it starts and after it ends come late (a renderer with a fifth
+  // of a core took over two seconds to see a 280 ms glide through). It stops early for a page
+  // that started new animations during this many of its waits and still runs some: a ticker,
+  // restless from then on. A single glide is never restless.
+  const RESTLESS_STARTS = 2;
+  // The wall time a settle may take in all, in caps: a safety bound that only a machine starved
+  // for seconds reaches.
+  const WALL_CAPS = 5;
 
   // The milliseconds until the last running animation that can end before `deadline` ends: CSS
   // transitions and animations and Web Animations (the page's el.animate() calls too: the
@@ -302,29 +307,43 @@
   }
 
   // Running finite animations, whenever they end: a page that still has some once a settle has
-  // waited its whole cap keeps starting new ones (a ticker) and will not settle.
+  // waited its whole allowance, after starting new ones while it waited, is a ticker.
   function finiteAnimationsRunning() {
     return document.getAnimations().some((animation) => animation.playState === 'running' && animation.effect &&
       Number.isFinite(animation.effect.getComputedTiming().endTime));
   }
 
-  // Settle: react(ms), then, while animations that can end within `capMs` of the start are
+  // Settle: react(ms), then, while animations that end within `capMs` by their own timing are
   // running (a fade, a slide, a height transition), wait for them and react once more, so that
   // transitionend and animationend handlers (which often set `hidden`) have run. A page with
   // nothing animating pays one getAnimations() call more than react(ms).
-  // Answers whether the page is restless: it waited for animations and, at the end, finite ones
-  // were still running; the Python side then stops waiting for this sample's animations.
+  // Answers whether the page is restless: it started new animations during RESTLESS_STARTS of
+  // the waits and still runs finite ones; the Python side then stops waiting for this sample's
+  // animations.
   async function settle(ms, capMs) {
     const start = performance.now();
     await react(ms);
     const cap = Math.max(capMs === undefined ? DEFAULT_ANIMATION_CAP_MS : capMs, 0);
     const deadline = start + WALL_CAPS * cap;
-    let waited = false;
+    // Animations the page started while this settle waited: a slow machine stretches a settle,
+    // a ticker keeps starting new animations; only the ticker is restless.
+    const seen = new Set(document.getAnimations());
+    let started = 0;
     for (let left = animationTimeLeft(cap, deadline); left > 0; left = animationTimeLeft(cap, deadline)) {
-      waited = true;
       await react(left);
+      let fresh = false;
+      for (const animation of document.getAnimations()) {
+        if (!seen.has(animation)) {
+          seen.add(animation);
+          fresh = true;
+        }
+      }
+      started += fresh ? 1 : 0;
+      if (started >= RESTLESS_STARTS && finiteAnimationsRunning()) {
+        return true;
+      }
     }
-    return waited && finiteAnimationsRunning();
+    return false;
   }
 
   // A settle and then `read()`, in one round trip: { value, restless }.

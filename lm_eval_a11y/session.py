@@ -678,8 +678,9 @@ class Session:
     async def settle(self, ms: int | None = None) -> None:
         """Let the page react: at least two animation frames and at least ``ms`` milliseconds of
         timers (the setting's ``settle_ms`` by default), side by side, then one more task turn;
-        then, while CSS transitions, CSS animations or Web Animations that can end within
-        :data:`SETTLE_CAP_MS` of the start are running, wait for them to end and react again.
+        then, while CSS transitions, CSS animations or Web Animations that end within
+        :data:`SETTLE_CAP_MS` by their own timing are running, wait for them to end and react
+        again, however long a loaded machine takes (docs/settling.md).
 
         Infinite animations and ones that end later than the cap are not waited for. Every
         action (press, click, hover, typing, focus) settles this way before it returns."""

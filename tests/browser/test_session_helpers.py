@@ -410,9 +410,9 @@ def test_settle_does_not_wait_for_what_never_ends(evaluator: Evaluator, extra: s
 
 
 def test_settle_stops_at_the_cap_when_short_animations_keep_starting(evaluator: Evaluator) -> None:
-    """A ticker starts a new 200 ms animation every 150 ms: the first wait stops at its wall
-    allowance (two caps), and the sample's later actions no longer wait for animations (once per
-    sample, not per action)."""
+    """A ticker starts a new 200 ms animation every 150 ms: the first settle stops once two of its
+    waits saw new animations start, and the sample's later actions no longer wait for animations
+    (once per sample, not per action)."""
     ticker = (
         '<p id="tick">x</p><script>setInterval(() => tick.animate([{opacity: 0}, {opacity: 1}], 200), 150);</script>'
     )
