@@ -86,6 +86,18 @@ async def _enter_tree(s: Session, aria: Element) -> Element | None:
     return await _current(s)
 
 
+async def _walk_to(s: Session, aria: Element, label: str) -> Element | None:
+    """Tab into the tree and press Down arrow until the item labelled ``label`` is current; that
+    item, or None when Tab and Down never make it current."""
+    current = await _enter_tree(s, aria)
+    for _ in range(MAX_STEPS):
+        if current is None or _is(current, label):
+            break
+        await s.press("ArrowDown")
+        current = await _current(s)
+    return current if current is not None and _is(current, label) else None
+
+
 @requirement("folders-expose-state", "Each folder is exposed as something expandable that reports it is collapsed")
 async def folders_expose_state(s: Session) -> Outcome:
     hook, aria, why = await _tree(s)
@@ -125,13 +137,8 @@ async def keyboard_expand_collapse(s: Session) -> Outcome:
     if folder is None:
         return failed("No folder item labelled 'src' was found")
     if aria is not None:
-        current = await _enter_tree(s, aria)
-        for _ in range(MAX_STEPS):
-            if current is None or _is(current, "src"):
-                break
-            await s.press("ArrowDown")
-            current = await _current(s)
-        if current is None or not _is(current, "src"):
+        current = await _walk_to(s, aria, "src")
+        if current is None:
             return failed("Tab and Down arrow never make the src folder the current item")
         keys = ("ArrowRight", "ArrowLeft")
     else:
@@ -212,13 +219,8 @@ async def keyboard_chooses_file(s: Session) -> Outcome:
     if label is None:
         return failed(f"Before anything is chosen the page already says {', '.join(TOP_FILES)} are selected")
     if aria is not None:
-        current = await _enter_tree(s, aria)
-        for _ in range(MAX_STEPS):
-            if current is None or _is(current, label):
-                break
-            await s.press("ArrowDown")
-            current = await _current(s)
-        if current is None or not _is(current, label):
+        current = await _walk_to(s, aria, label)
+        if current is None:
             return failed(f"Tab and Down arrow never make {label} the current item")
         if await _shows_selected(s, label):
             return passed(f"Moving to {label} selects it (selection follows focus)")
@@ -270,13 +272,8 @@ async def type_ahead(s: Session) -> Outcome:
     # Start on the last visible item: the next one starting with 'p' is then public, at the top,
     # which neither stepping down, Home nor End on any letter reaches; from the last item the
     # search wraps round (or starts from the top, which finds the same item).
-    current = await _enter_tree(s, aria)
-    for _ in range(MAX_STEPS):
-        if current is None or _is(current, "README.md"):
-            break
-        await s.press("ArrowDown")
-        current = await _current(s)
-    if current is None or not _is(current, "README.md"):
+    current = await _walk_to(s, aria, "README.md")
+    if current is None:
         return failed("Tab and Down arrow never make README.md current, so there is no item to type from")
     await s.press("p")
 
