@@ -284,7 +284,7 @@
   // transitions and animations and Web Animations (the page's el.animate() calls too: the
   // document lists every animation, whichever world made it). Infinite ones, paused ones and
   // ones that end after the deadline are not waited for: no wait would show their end.
-  function animationTimeLeft(capMs, deadline) {
+  function animationTimeLeft(capMs, deadline = Infinity) {
     const now = performance.now();
     let left = 0;
     for (const animation of document.getAnimations()) {
@@ -1175,7 +1175,7 @@
     // A key press's settling and the focus it leaves, in one round trip.
     settleThenActive: (ms, capMs) => settleThen(ms, capMs, () => describe(deepActive())),
     // What animationTimeLeft sees now, for tests and diagnostics.
-    animationTimeLeft: (capMs) => animationTimeLeft(capMs, performance.now() + capMs),
+    animationTimeLeft: (capMs) => animationTimeLeft(capMs),
     sync,
     focus: (ref) => {
       element(ref).focus();
@@ -1188,7 +1188,7 @@
     focusThenSettle: (ref, ms, capMs) => {
       element(ref).focus();
       touched();
-      if (animationTimeLeft(Math.max(capMs, 0), performance.now() + Math.max(capMs, 0)) === 0) {
+      if (animationTimeLeft(Math.max(capMs, 0)) === 0) {
         return { value: describe(deepActive()), restless: false };
       }
       return settleThen(ms, capMs, () => describe(deepActive()));

@@ -599,22 +599,18 @@ class AsyncEvaluator:
 
     def _crash_reason(self, run: _Run) -> str:
         kill = self._watchdog.take_kill(run.began) if self._watchdog is not None else None
+        settings = self.settings
+        limits = f"{settings.renderer_memory_mb} MiB per renderer, {settings.browser_memory_mb} MiB for the browser"
         if kill is None and self._jail is not None and self._jail.oom_kills() > self._jail_kills_taken:
             # The kernel stopped a renderer at the cgroup's ceiling; it was this page's.
             self._jail_kills_taken += 1
             return (
                 "the page went over the memory limit: the browser reached its ceiling of"
-                f" {self._jail.limit_bytes // 2**20} MiB and the kernel stopped the page's renderer"
-                f" (limits: {self.settings.renderer_memory_mb} MiB per renderer,"
-                f" {self.settings.browser_memory_mb} MiB for the browser)"
+                f" {self._jail.limit_bytes // 2**20} MiB and the kernel stopped the page's renderer (limits: {limits})"
             )
         if kill is None:
             return _CRASHED
-        return (
-            f"the page went over the memory limit and its renderer was killed ({kill.reason}; limits:"
-            f" {self.settings.renderer_memory_mb} MiB per renderer, {self.settings.browser_memory_mb} MiB"
-            " for the browser)"
-        )
+        return f"the page went over the memory limit and its renderer was killed ({kill.reason}; limits: {limits})"
 
     def _timeout_reason(self, run: _Run) -> str:
         reason = f"the evaluation took longer than its budget of {self.settings.timeout_s:g} s"
