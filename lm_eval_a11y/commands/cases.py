@@ -171,11 +171,14 @@ class RunOutcome:
     verdict: str
     status: str
     error: str | None
+    # Each check's own message: not compared, but it says why a flaky run differed.
+    messages: tuple[tuple[str, str], ...] = ()
 
     @classmethod
     def of(cls, obs: Observation) -> RunOutcome:
         return cls(
             checks=tuple((c.id, c.outcome) for c in obs.checks),
+            messages=tuple((c.id, c.message) for c in obs.checks),
             # Colour contrast as decided (docs/contrast.md), like the verdict.
             axe_rules=tuple(sorted({f.rule_id for f in decided_violations(obs) if not f.best_practice})),
             verdict="pass" if score_observation(obs).passed else "fail",
@@ -225,7 +228,14 @@ class ExampleResult:
             "mismatches": [m.__dict__ for m in self.mismatches],
             "flaky": bool(self.flaky_runs),
             "other_runs": [
-                {"checks": dict(r.checks), "axe_rules": list(r.axe_rules), "verdict": r.verdict}
+                {
+                    "checks": dict(r.checks),
+                    "axe_rules": list(r.axe_rules),
+                    "verdict": r.verdict,
+                    "status": r.status,
+                    "error": r.error,
+                    "differing": {cid: dict(r.messages).get(cid, "") for cid in _differing_checks(self.observed, r)},
+                }
                 for r in self.flaky_runs
             ],
         }
@@ -269,6 +279,12 @@ def compare(case: Case, example: Example, runs: Sequence[Observation]) -> Exampl
     others = tuple(RunOutcome.of(obs) for obs in runs[1:])
     flaky = tuple(r for r in others if _signature(r) != _signature(observed))
     return ExampleResult(case.id, example.name, expected, observed, tuple(mismatches), flaky)
+
+
+def _differing_checks(first: RunOutcome, other: RunOutcome) -> list[str]:
+    """The checks whose outcome in ``other`` is not the one in ``first``."""
+    outcomes = dict(first.checks)
+    return [cid for cid, outcome in other.checks if outcomes.get(cid) != outcome]
 
 
 def _signature(run: RunOutcome) -> tuple[Any, ...]:
@@ -385,7 +401,8 @@ def format_case(case: Case, results: Sequence[ExampleResult]) -> str:
         for m in r.mismatches:
             lines.append(f"  X {r.example} / {m.column}: expected {m.expected}, observed {m.observed}: {m.message}")
         for index, run in enumerate(r.flaky_runs):
-            differing = [cid for cid, outcome in run.checks if dict(r.observed.checks).get(cid) != outcome]
+            checks_differing = _differing_checks(r.observed, run)
+            differing = list(checks_differing)
             if run.axe_rules != r.observed.axe_rules:
                 differing.append(AXE_COLUMN)
             if run.verdict != r.observed.verdict:
@@ -394,6 +411,12 @@ def format_case(case: Case, results: Sequence[ExampleResult]) -> str:
                 f"  ~ {r.example}: another run (#{index + 1} of those that differ) disagreed with the first on "
                 f"{', '.join(differing) or 'the evaluation status'}"
             )
+            first_messages, messages = dict(r.observed.messages), dict(run.messages)
+            for cid in checks_differing:
+                first_said, this_said = first_messages.get(cid, ""), messages.get(cid, "")
+                lines.append(f"      {cid}: first run: {first_said}; this run: {this_said}")
+            if run.status != r.observed.status:
+                lines.append(f"      evaluation {run.status}: {run.error}")
     return "\n".join(lines)
 
 

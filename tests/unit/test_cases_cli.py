@@ -14,7 +14,7 @@ import pytest
 
 from lm_eval_a11y.cases import get_case, load_examples
 from lm_eval_a11y.cli import EXIT_FAIL, EXIT_OK, EXIT_USAGE, main
-from lm_eval_a11y.commands.cases import RunOutcome, compare
+from lm_eval_a11y.commands.cases import RunOutcome, compare, format_case
 from lm_eval_a11y.observation import AxeResult, CheckResult, Observation, Timings
 from lm_eval_a11y.resources import cases_dir
 
@@ -166,6 +166,10 @@ def test_runs_that_disagree_are_reported_flaky() -> None:
     assert not flaky.mismatches
     assert len(flaky.flaky_runs) == 1
     assert not flaky.ok
+    # The report says why the run differed, in the check's own words.
+    assert flaky.to_dict()["other_runs"][0]["differing"] == {"keyboard-toggles": "saw fail"}
+    text = format_case(case, [flaky])
+    assert "keyboard-toggles: first run: saw pass; this run: saw fail" in text
 
 
 def test_validate_all_reports_a_case_that_does_not_load(small_suite: Path, capsys: pytest.CaptureFixture[str]) -> None:
