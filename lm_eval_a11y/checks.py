@@ -30,9 +30,10 @@ from typing import TYPE_CHECKING
 from lm_eval_a11y.observation import CheckStatus, CheckType
 
 if TYPE_CHECKING:
-    from lm_eval_a11y.session import Element, Session
+    from lm_eval_a11y.session import Change, Element, Session
 
 __all__ = [
+    "Change",
     "Check",
     "CheckFunction",
     "Element",
@@ -107,7 +108,7 @@ def best_practice(check_id: str, description: str, *, na_allowed: bool = False) 
 
 def __getattr__(name: str) -> object:
     # Session and Element live in the browser module; import them only when a case asks.
-    if name in ("Session", "Element"):
+    if name in ("Session", "Element", "Change"):
         from lm_eval_a11y import session
 
         return getattr(session, name)

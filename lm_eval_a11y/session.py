@@ -140,6 +140,26 @@ class Landmark:
     name: str
 
 
+@dataclass(frozen=True)
+class Change:
+    """One change a watched element went through (:meth:`Session.watch`), in the order they came.
+
+    ``kind`` is ``"attribute"`` (``name`` was set to ``value``; None when removed) or
+    ``"children"`` (``added`` and ``removed`` elements somewhere inside it). ``state`` holds the
+    watched attributes' values right after the change, as ``(name, value)`` pairs."""
+
+    kind: str
+    name: str | None = None
+    value: str | None = None
+    added: int = 0
+    removed: int = 0
+    state: tuple[tuple[str, str | None], ...] = ()
+
+    def attribute(self, name: str) -> str | None:
+        """The watched attribute's value right after this change."""
+        return dict(self.state).get(name)
+
+
 @dataclass
 class EventLog:
     console_errors: list[str] = field(default_factory=list)
@@ -791,6 +811,29 @@ class Session:
         target just before the region counts as its start, one after it does not."""
         found = await self.probe("contentBefore", target.ref, region.ref)
         return None if found is None else str(found)
+
+    async def watch(self, element: Element, attributes: Sequence[str], counting: str | None = None) -> None:
+        """Start recording what happens to ``element``: changes of the named attributes on it,
+        and elements added to or removed from anywhere inside it (only those matching the
+        selector ``counting``, or holding such elements, when given); :meth:`changes` reads the
+        record. Watching the element again starts a new record. For checks that need the order
+        of what the page did, not only where it ended (a feed sets aria-busy while it adds posts)."""
+        await self.probe("watch", element.ref, list(attributes), counting)
+
+    async def changes(self, element: Element) -> list[Change]:
+        """What the page changed on a watched element since :meth:`watch`, in order."""
+        record = await self.probe("watched", element.ref)
+        return [
+            Change(
+                kind=str(c["kind"]),
+                name=c.get("name"),
+                value=c.get("value"),
+                added=int(c.get("added", 0)),
+                removed=int(c.get("removed", 0)),
+                state=tuple(sorted(c["state"].items())),
+            )
+            for c in record["changes"]
+        ]
 
     async def document_info(self) -> dict[str, Any]:
         info: dict[str, Any] = await self.probe("documentInfo")

@@ -113,3 +113,49 @@ async def ctrl_end_leaves(s: Session) -> Outcome:
     if where.rect["y"] < first.rect["y"]:
         return failed(f"Ctrl+End moved focus to {where.describe()}, which is before the feed")
     return passed(f"Ctrl+End moves focus past the feed to {where.describe()}")
+
+
+@best_practice(
+    "busy-while-loading", 'While posts are added the feed says aria-busy="true", and says false again once they are in'
+)
+async def busy_while_loading(s: Session) -> Outcome:
+    feed = await s.find(".feed")
+    posts = await _posts(s)
+    if feed is None or len(posts) < 3:
+        return failed(NO_FEED if feed is None else FEW_POSTS)
+    # aria-busy belongs on the element with role feed; the hook may sit on it or around it.
+    holder = feed
+    if feed.role != "feed":
+        inner = [e for e in await s.by_role("feed") if await s.contains(feed, e)]
+        holder = inner[0] if inner else feed
+    await s.watch(holder, ["aria-busy"], counting=".post")
+
+    async def grown() -> bool:
+        return len(await _posts(s)) > len(posts)
+
+    # A reader who reaches the last post, and then the end of the page, is near the end of the list.
+    await s.focus(posts[-1])
+    if not await s.eventually(grown, 1500):
+        await s.press("End")
+        if not await s.eventually(grown, 1500):
+            return failed(
+                f"No posts were added when focus reached the last of {len(posts)} posts and End was pressed, "
+                "so the feed was never seen loading"
+            )
+    changes = await s.changes(holder)
+    if not any(c.kind == "children" and c.added for c in changes):
+        # A page that replaced the feed element instead of adding to it leaves nothing to read.
+        return failed("New posts appeared, but none was added to the feed element that was there before")
+    unannounced = [c for c in changes if c.kind == "children" and c.added and c.attribute("aria-busy") != "true"]
+    if unannounced:
+        busy = unannounced[0].attribute("aria-busy")
+        said = "had no aria-busy" if busy is None else f"said aria-busy={busy!r}"
+        return failed(f"{sum(c.added for c in unannounced)} post(s) were added to the feed while it {said}, not 'true'")
+
+    # The loading may still be going on: give it the time a reader would before calling it stuck.
+    async def done() -> bool:
+        return (await s.refresh(holder)).attr("aria-busy") != "true"
+
+    if not await s.eventually(done, 1500):
+        return failed('The feed still says aria-busy="true" after the new posts are in')
+    return passed('The feed says aria-busy="true" while posts are added and false once they are in')

@@ -102,6 +102,35 @@ def test_a_keyboard_walk_starts_from_the_top_after_a_check_moved_focus(evaluator
     assert obs.audit.late_audit in ("unchanged", "static")
 
 
+WATCHED = """<!doctype html><html lang="en"><head><title>t</title></head><body><main><h1>Page</h1>
+<button id="go">Go</button><div id="box" data-state="idle"><p class="item">0</p></div></main><script>
+const box = document.getElementById('box');
+const item = (text) => Object.assign(document.createElement('p'), { className: 'item', textContent: text });
+document.getElementById('go').addEventListener('click', () => {
+  box.dataset.state = 'busy';
+  box.append(item('1'), item('2'));
+  box.append(document.createElement('span'));
+  const wrapper = document.createElement('div');
+  wrapper.append(item('3'));
+  box.append(wrapper);
+  box.dataset.state = 'idle';
+  box.querySelector('p').id = 'first';
+  setTimeout(() => { box.firstElementChild.remove(); box.removeAttribute('data-state'); }, 50);
+});
+</script></body></html>"""
+
+
+def test_a_watch_records_what_the_page_changed_in_order(evaluator: Evaluator) -> None:
+    # Changes made in one task come back one by one, each with the attribute's value at that
+    # moment; only `.item` elements (and those inside an added wrapper) are counted; other
+    # attributes are not recorded; watching again starts afresh.
+    obs = evaluator.evaluate(fixture_case("fixturewatch"), WATCHED)
+    assert obs.status == "ok", obs.error
+    assert [check.message for check in obs.checks] == [
+        "data-state=busy +2-0@busy +1-0@busy data-state=idle +0-1@idle data-state=None | nothing"
+    ]
+
+
 SR_ONLY = "position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0,0,0,0)"
 
 
