@@ -205,6 +205,8 @@ class _Run:
     began: float = 0.0
     contrast: ContrastAudit | None = None
     contrast_ms: float = 0.0
+    # Content that could not be audited for a reason of the whole document (not of one axe run).
+    unaudited: list[str] = field(default_factory=list)
 
 
 def _html_digest(html: str) -> tuple[str, int]:
@@ -628,6 +630,11 @@ class AsyncEvaluator:
         t0 = time.perf_counter()
         await self._crash_aware(session, session.open())
         run.render_ms = (time.perf_counter() - t0) * 1000
+        if tab.cut_short is not None:
+            # What was never parsed cannot be audited; the sample fails on that, and nothing
+            # else runs (a document without a body never draws the frames a settle waits for).
+            run.unaudited.append(tab.cut_short)
+            return
         if not self._axe_version:
             self._axe_version = str(await session.probe("axeVersion"))
         t1 = time.perf_counter()
@@ -898,7 +905,7 @@ def _coverage(run: _Run) -> AuditCoverage:
     """What the sample's axe runs reached, merged: the most of each kind any run saw, and every
     kind of content some run could not audit."""
     parts = run.session.coverage if run.session is not None else []
-    unaudited: dict[str, None] = {}
+    unaudited: dict[str, None] = dict.fromkeys(run.unaudited)
     for part in parts:
         unaudited.update(dict.fromkeys(part.unaudited))
     return AuditCoverage(

@@ -52,8 +52,36 @@ _HELD_BINDING = "__a11yNavigationHeld"
 # document is to be judged as written. Same-document navigations (#fragment, pushState) and
 # those the page cannot cancel (the browser's own, history traversals) go ahead; the router
 # still answers a cross-document one with 204, which leaves the document in place.
+#
+# Cancelling comes too late for one kind: a form submitted while the document is still being
+# parsed has Chromium stop parsing it before the navigation even starts (window.stop() does the
+# same), and whatever came after that point never becomes part of the document. No event
+# tells; the navigation timing does: such a document is complete without ever having been
+# interactive. A document the page rewrote with document.open() whose written content then
+# submits a form is cut the same way, unseen by the timing; the guard notes a form submission
+# after a rewrite. __a11yCutShort() answers why a document was cut short, or null (Tab.load).
 _NAVIGATION_GUARD = f"""
 if (window === window.top && typeof navigation === 'object') {{
+  let rewritten = false;
+  let formAfterRewrite = false;
+  // document.open() removes the document's element; the parser only ever adds one.
+  new MutationObserver((records) => {{
+    if (records.some((r) => Array.from(r.removedNodes).some((n) => n.nodeType === Node.ELEMENT_NODE))) {{
+      rewritten = true;
+    }}
+  }}).observe(document, {{ childList: true }});
+  globalThis.__a11yCutShort = () => {{
+    const timing = performance.getEntriesByType('navigation')[0];
+    if (document.readyState === 'complete' && timing && timing.domInteractive === 0) {{
+      return 'the browser stopped reading the page before its end (a form submitted, or window.stop() ' +
+        'called, while it loaded), so the rest of the document was never parsed';
+    }}
+    if (formAfterRewrite) {{
+      return 'the page rewrote itself with document.open() and submitted a form, which stops the ' +
+        'browser reading what it wrote';
+    }}
+    return null;
+  }};
   const held = [];
   const report = () => {{
     if (typeof globalThis.{_HELD_BINDING} !== 'function') return;
@@ -62,6 +90,10 @@ if (window === window.top && typeof navigation === 'object') {{
   navigation.addEventListener('navigate', (event) => {{
     if (event.destination.sameDocument || !event.cancelable) return;
     event.preventDefault();
+    const source = event.sourceElement;
+    if (rewritten && (event.formData || (source && (source.tagName === 'FORM' || source.form)))) {{
+      formAfterRewrite = true;
+    }}
     held.push(String(event.destination.url).slice(0, 300));
     report();
     if (held.length) setTimeout(report, 0);
@@ -268,6 +300,8 @@ class Tab:
         self._pending: dict[str, str] = {}
         self._current_url = ""
         self._loads = 0
+        # Why the last document loaded was cut short (see _NAVIGATION_GUARD), or None.
+        self.cut_short: str | None = None
         self._frame_id: str | None = None
         self._new_document_script: dict[str, Any] = {}
         self._ports_used: set[int] = set()
@@ -324,6 +358,7 @@ class Tab:
         """Navigate to a fresh origin that serves ``html``, set up the probe world, and after the
         load event let the page settle as :meth:`Session.settle` does for ``settle_ms``."""
         self._loads += 1
+        self.cut_short = None
         url = self._next_origin()
         self._pending[url] = html
         self._current_url = url
@@ -363,14 +398,19 @@ class Tab:
             " window.addEventListener('load', resolve, { once: true });"
             " const poll = () => (document.readyState === 'complete' ? resolve() : setTimeout(poll, 20));"
             " setTimeout(poll, 20); }))"
-            f".then(() => globalThis.__a11yProbe.settle({max(int(settle_ms), 0)}))"
-            ".then(() => performance.memory.totalJSHeapSize)"
+            # A document cut short is not settled: one without a body never draws a frame.
+            ".then(() => { const cut = typeof globalThis.__a11yCutShort === 'function'"
+            " ? globalThis.__a11yCutShort() : null;"
+            f" return cut ? {{ cut }} : globalThis.__a11yProbe.settle({max(int(settle_ms), 0)})"
+            ".then(() => ({ heap: performance.memory.totalJSHeapSize })); })"
         )
-        heap = await self.evaluate(arrived)
-        if heap is None:
+        arrival = await self.evaluate(arrived)
+        if arrival is None:
             await self.evaluate(self.probe_bundle(), await_promise=False)
-            heap = await self.evaluate(arrived)
-        await self.trim_memory(heap)
+            arrival = await self.evaluate(arrived)
+        self.cut_short = arrival.get("cut")
+        if self.cut_short is None:
+            await self.trim_memory(arrival.get("heap"))
 
     def _next_origin(self) -> str:
         """A fresh origin for the next document: localhost on a port this tab has not served.

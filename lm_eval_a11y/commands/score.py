@@ -156,6 +156,9 @@ def format_verdict(verdict: FileVerdict, *, verbose: bool = False) -> str:
         return "\n".join(terminal_safe(line) for line in lines)
     if obs.status != "ok":
         lines.append(f"  evaluation {obs.status}: {obs.error}")
+    # A sample passes only on what was audited: say what was not.
+    for what in obs.audit.unaudited:
+        lines.append(f"  not audited: {what}")
     for finding in (f for f in decided_violations(obs) if not f.best_practice):
         criteria = ", ".join(finding.wcag) or "no SC"
         lines.append(

@@ -2,9 +2,11 @@
 
 Every ``fail-*`` page under ``pages/`` carries an ``<img>`` without ``alt`` and an ``<input>``
 without a label where a visitor meets them, hidden from a naive audit: inside a frame, inside a
-closed shadow root, added after load, or repaired only when the page believes an evaluator is
-looking. Its right verdict is FAIL. Every ``pass-*`` page builds the same kind of structure with
-accessible content, so a defence that fails everything it does not understand is caught too.
+closed shadow root, added after load, repaired only when the page believes an evaluator is
+looking, or after a point where the page stops the browser reading it (a form submitted or
+window.stop() called while it loads: ``fail-cut-*``). Its right verdict is FAIL. Every
+``pass-*`` page builds the same kind of structure with accessible content, so a defence that
+fails everything it does not understand is caught too.
 
 Both ways users score pages are exercised: the evaluator with pure scoring, and
 ``a11y-eval score --json`` in its own process.
@@ -41,10 +43,10 @@ def expected(name: str) -> str:
 
 def test_every_class_has_attacks_and_benign_pages() -> None:
     """Several variants per class, and a benign page of each kind that must still pass."""
-    for kind in ("frame", "shadow", "late", "detect"):
+    for kind in ("frame", "shadow", "late", "detect", "cut"):
         attacks = [n for n in NAMES if n.startswith(f"fail-{kind}-")]
         assert len(attacks) >= 4, (kind, attacks)
-    for kind in ("frame", "shadow-open", "late"):
+    for kind in ("frame", "shadow-open", "late", "cut"):
         assert any(n.startswith(f"pass-{kind}") for n in NAMES), kind
 
 
