@@ -394,9 +394,9 @@
   // running (a fade, a slide, a height transition), wait for them and react once more, so that
   // transitionend and animationend handlers (which often set `hidden`) have run. A page with
   // nothing animating pays one getAnimations() call more than react(ms).
-  // Answers whether the page is restless: it started new animations during RESTLESS_STARTS of
-  // the waits and still runs finite ones; the Python side then stops waiting for this sample's
-  // animations.
+  // Answers 'restless' when the page started new animations during RESTLESS_STARTS of the
+  // waits and still runs finite ones (the Python side then stops waiting for this sample's
+  // animations), 'stalled' when the safety bound stopped it, 'settled' otherwise.
   async function settle(ms, capMs) {
     const start = performance.now();
     await react(ms);
@@ -417,15 +417,18 @@
       }
       started += fresh ? 1 : 0;
       if (started >= RESTLESS_STARTS && finiteAnimationsRunning()) {
-        return true;
+        return 'restless';
       }
     }
-    return false;
+    // Stopped by the safety bound while an animation that ends within the cap still runs: what
+    // is read next may come before the page's end-of-animation handlers (reported, to tell a
+    // starved machine from a page).
+    return cap > 0 && animationTimeLeft(cap) > 0 ? 'stalled' : 'settled';
   }
 
-  // A settle and then `read()`, in one round trip: { value, restless }.
+  // A settle and then `read()`, in one round trip: { value, restless, stalled }.
   function settleThen(ms, capMs, read) {
-    return settle(ms, capMs).then((restless) => ({ value: read(), restless }));
+    return settle(ms, capMs).then((end) => ({ value: read(), restless: end === 'restless', stalled: end === 'stalled' }));
   }
 
   function deepActive() {
@@ -1268,7 +1271,7 @@
       element(ref).focus();
       touched();
       if (animationTimeLeft(Math.max(capMs, 0)) === 0) {
-        return { value: describe(deepActive()), restless: false };
+        return { value: describe(deepActive()), restless: false, stalled: false };
       }
       return settleThen(ms, capMs, () => describe(deepActive()));
     },

@@ -883,6 +883,7 @@ class AsyncEvaluator:
                 checks_ms=round(run.checks_ms, 1),
                 total_ms=round(total_ms, 1),
                 contrast_ms=round(run.contrast_ms, 1),
+                settle_stalls=run.session.settle_stalls if run.session is not None else 0,
             ),
             events=PageEvents(
                 console_errors=tuple(events.console_errors),

@@ -206,6 +206,10 @@ class Timings:
     checks_ms: float = 0.0
     total_ms: float = 0.0
     contrast_ms: float = 0.0
+    # Settles after an action that their safety bound (5 s) stopped while an animation was still
+    # running: only a machine starved for seconds gets there, and a read after one may precede
+    # what the page does when its animation ends (docs/settling.md).
+    settle_stalls: int = 0
 
 
 @dataclass(frozen=True)

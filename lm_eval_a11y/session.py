@@ -658,6 +658,9 @@ class Session:
         self._epoch = 0
         # The page kept starting animations through a whole settle: see _settled.
         self.restless = False
+        # Settles the safety bound stopped while an animation was still running (a machine
+        # starved for seconds): reads after them may precede the page's end-of-animation handlers.
+        self.settle_stalls = 0
         self.axe_runs: list[tuple[str, dict[str, Any]]] = []
         # The declared index of the check running now (-1 before the checks): axe runs are
         # merged in this order, whatever order the checks ran in.
@@ -760,6 +763,8 @@ class Session:
         reply = await self.probe(function, *first, max(int(delay), 0), cap)
         if reply["restless"]:
             self.restless = True
+        if reply.get("stalled"):
+            self.settle_stalls += 1
         return reply["value"]
 
     async def eventually(self, condition: Callable[[], Awaitable[_T]], within_ms: int = SETTLE_CAP_MS) -> _T:

@@ -173,12 +173,15 @@ class RunOutcome:
     error: str | None
     # Each check's own message: not compared, but it says why a flaky run differed.
     messages: tuple[tuple[str, str], ...] = ()
+    # Settles stopped by their safety bound (Timings.settle_stalls): a starved machine, not the page.
+    settle_stalls: int = 0
 
     @classmethod
     def of(cls, obs: Observation) -> RunOutcome:
         return cls(
             checks=tuple((c.id, c.outcome) for c in obs.checks),
             messages=tuple((c.id, c.message) for c in obs.checks),
+            settle_stalls=obs.timings.settle_stalls,
             # Colour contrast as decided (docs/contrast.md), like the verdict.
             axe_rules=tuple(sorted({f.rule_id for f in decided_violations(obs) if not f.best_practice})),
             verdict="pass" if score_observation(obs).passed else "fail",
@@ -234,6 +237,7 @@ class ExampleResult:
                     "verdict": r.verdict,
                     "status": r.status,
                     "error": r.error,
+                    "settle_stalls": r.settle_stalls,
                     "differing": {cid: dict(r.messages).get(cid, "") for cid in _differing_checks(self.observed, r)},
                 }
                 for r in self.flaky_runs
@@ -417,6 +421,11 @@ def format_case(case: Case, results: Sequence[ExampleResult]) -> str:
                 lines.append(f"      {cid}: first run: {first_said}; this run: {this_said}")
             if run.status != r.observed.status:
                 lines.append(f"      evaluation {run.status}: {run.error}")
+            if run.settle_stalls or r.observed.settle_stalls:
+                lines.append(
+                    f"      settles stopped by their safety bound: {r.observed.settle_stalls} in the first run, "
+                    f"{run.settle_stalls} in this one (a starved machine)"
+                )
     return "\n".join(lines)
 
 

@@ -470,3 +470,40 @@ def test_a_programmatic_focus_settles_too(evaluator: Evaluator) -> None:
     html = _settle_page(style, INSTANT).replace("</button>", '</button><p id="hint">Shows the details</p>')
     seen, _times = _settle_report(evaluator, html)
     assert seen.startswith("hint=shown "), seen
+
+
+# A close whose fade-out ends during a long task: the clock passes the animation's end while no
+# frame can be drawn, and the frame that dispatches transitionend comes only after the task. What a
+# loaded machine does to any fade whose end falls between two late frames.
+FADE_ENDS_IN_LONG_TASK = (
+    "if (open) { target.hidden = false; target.classList.add('open'); } else {"
+    " target.classList.remove('open');"
+    " target.addEventListener('transitionend', () => { target.hidden = true; }, { once: true });"
+    " setTimeout(() => { const until = performance.now() + 600; while (performance.now() < until) {} }, 150); }"
+)
+
+
+def test_a_fade_whose_end_falls_in_a_long_task_is_seen_closed(evaluator: Evaluator) -> None:
+    """The settle does not stop when the clock says the fade is over: it waits for the frame that
+    dispatches its transitionend, which is what hides the panel."""
+    html = _settle_page("#target{opacity:0;transition:opacity .3s}#target.open{opacity:1}", FADE_ENDS_IN_LONG_TASK)
+    for _ in range(3):
+        seen, times = _settle_report(evaluator, html)
+        assert seen == "initial=hidden open=shown closed=hidden eventually=hidden", times
+        assert times["restless"] == 0, times
+
+
+STALL_PAGE = """<!doctype html><html lang="en"><head><title>t</title>
+<style>#box{width:10px;height:10px;background:#000;transition:width 3s linear}#box.wide{width:300px}</style></head>
+<body><main><h1>Page</h1><button id="go">Go</button><div id="box"></div></main><script>
+document.getElementById('go').addEventListener('click', () => document.getElementById('box').classList.add('wide'));
+</script></body></html>"""
+
+
+def test_a_settle_stopped_by_its_safety_bound_says_so(evaluator: Evaluator) -> None:
+    """With a cap of 500 ms the bound is 2.5 s; a first reaction of 2.6 s passes it while the
+    3 s transition still has less than a cap to run: the settle stops and answers 'stalled'.
+    Settled afterwards, nothing stalls."""
+    obs = evaluator.evaluate(fixture_case("fixturestall"), STALL_PAGE)
+    assert obs.status == "ok", obs.error
+    assert [check.message for check in obs.checks] == ["first: stalled=True restless=False | then: stalled=False"]
