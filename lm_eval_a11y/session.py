@@ -398,11 +398,14 @@ class Tab:
             " window.addEventListener('load', resolve, { once: true });"
             " const poll = () => (document.readyState === 'complete' ? resolve() : setTimeout(poll, 20));"
             " setTimeout(poll, 20); }))"
-            # A document cut short is not settled: one without a body never draws a frame.
-            ".then(() => { const cut = typeof globalThis.__a11yCutShort === 'function'"
-            " ? globalThis.__a11yCutShort() : null;"
+            # A document cut short is not settled: one without a body never draws a frame. Asked
+            # again after the settle: a form submitted by content the page wrote over itself
+            # announces its navigation a task later.
+            ".then(() => { const cutShort = () => (typeof globalThis.__a11yCutShort === 'function'"
+            " ? globalThis.__a11yCutShort() : null); const cut = cutShort();"
             f" return cut ? {{ cut }} : globalThis.__a11yProbe.settle({max(int(settle_ms), 0)})"
-            ".then(() => ({ heap: performance.memory.totalJSHeapSize })); })"
+            ".then(() => { const late = cutShort();"
+            " return late ? { cut: late } : { heap: performance.memory.totalJSHeapSize }; }); })"
         )
         arrival = await self.evaluate(arrived)
         if arrival is None:
