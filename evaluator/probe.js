@@ -325,7 +325,7 @@
       throw new Error(`element ${ref} is not watched`);
     }
     absorbWatch(entry, entry.observer.takeRecords());
-    return { changes: entry.changes.slice(), state: { ...entry.state } };
+    return entry.changes.slice();
   }
 
   // Let the page react to what we did: at least two animation frames and at least `ms` of

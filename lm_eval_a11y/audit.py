@@ -152,10 +152,11 @@ async def _expose_or_report(tab: Tab, world: int, pairs: list[tuple[int, int]], 
     part.closed_shadow_roots += opened
 
 
-# A document the browser stopped parsing (a form submitted or window.stop() called while it
-# loaded) is complete without ever having been interactive; what came after was never parsed.
-# The top document is checked as it loads (session._NAVIGATION_GUARD); a frame, here.
-_CUT_SHORT = (
+# Whether the browser stopped parsing this document (a form submitted or window.stop() called
+# while it loaded): it is complete without ever having been interactive, and what came after was
+# never parsed. The top document is checked as it loads (session._NAVIGATION_GUARD); a frame, in
+# _audit_frame.
+PARSE_CUT_SHORT = (
     "(() => { const t = performance.getEntriesByType('navigation')[0];"
     " return document.readyState === 'complete' && t !== undefined && t.domInteractive === 0; })()"
 )
@@ -176,7 +177,7 @@ async def _audit_frame(
     """axe.runPartial in one document's world, then in each of its frames, depth first."""
     if frame_id is not None:
         await _expose_or_report(tab, world, roots.by_frame.get(frame_id, []), part)
-        if await tab.evaluate_in(world, _CUT_SHORT, await_promise=False):
+        if await tab.evaluate_in(world, PARSE_CUT_SHORT, await_promise=False):
             part.unaudited.append(
                 "a frame whose document the browser stopped reading before its end (a form submitted, or "
                 "window.stop() called, while it loaded)"

@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 from playwright.async_api import BrowserContext, CDPSession, FloatRect, Page, Route
 
-from lm_eval_a11y.audit import AuditPart, audit_document, may_have_closed_shadow_roots
+from lm_eval_a11y.audit import PARSE_CUT_SHORT, AuditPart, audit_document, may_have_closed_shadow_roots
 from lm_eval_a11y.browser import user_agent_override
 from lm_eval_a11y.observation import AxeFinding, AxeNode
 
@@ -71,8 +71,7 @@ if (window === window.top && typeof navigation === 'object') {{
     }}
   }}).observe(document, {{ childList: true }});
   globalThis.__a11yCutShort = () => {{
-    const timing = performance.getEntriesByType('navigation')[0];
-    if (document.readyState === 'complete' && timing && timing.domInteractive === 0) {{
+    if ({PARSE_CUT_SHORT}) {{
       return 'the browser stopped reading the page before its end (a form submitted, or window.stop() ' +
         'called, while it loaded), so the rest of the document was never parsed';
     }}
@@ -870,7 +869,7 @@ class Session:
 
     async def changes(self, element: Element) -> list[Change]:
         """What the page changed on a watched element since :meth:`watch`, in order."""
-        record = await self.probe("watched", element.ref)
+        changes = await self.probe("watched", element.ref)
         return [
             Change(
                 kind=str(c["kind"]),
@@ -880,7 +879,7 @@ class Session:
                 removed=int(c.get("removed", 0)),
                 state=tuple(sorted(c["state"].items())),
             )
-            for c in record["changes"]
+            for c in changes
         ]
 
     async def document_info(self) -> dict[str, Any]:
