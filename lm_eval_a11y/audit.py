@@ -44,6 +44,8 @@ __all__ = ["AuditPart", "audit_document", "may_change_itself", "may_have_closed_
 MAX_FRAMES = 20
 MAX_FRAME_DEPTH = 5
 MAX_CLOSED_ROOTS = 200
+# How many times a frame that navigates while it is audited is entered again (_audit_child).
+_FRAME_ATTEMPTS = 3
 
 # A closed shadow root needs a script or a declarative shadow root in the markup (a script can
 # also write one with document.write or setHTMLUnsafe, and a frame's document is part of the
@@ -101,12 +103,21 @@ class AuditPart:
     frames_failed: int = 0
 
 
+class _TooManyRoots(Exception):
+    def __init__(self, total: int) -> None:
+        super().__init__(f"{total} closed shadow roots (the audit opens at most {MAX_CLOSED_ROOTS})")
+
+
 @dataclass
 class _ClosedRoots:
     """Closed shadow roots found by CDP, by the frame whose document holds them (None: the top)."""
 
     by_frame: dict[str | None, list[tuple[int, int]]] = field(default_factory=dict)
     total: int = 0
+    # Whether they were searched for at all, and the document (backend node id) each frame held
+    # when they were: a frame that has navigated since holds roots the search never saw.
+    searched: bool = False
+    documents: dict[str, int] = field(default_factory=dict)
 
 
 async def audit_document(tab: Tab, options: dict[str, Any], *, look_for_closed_roots: bool) -> AuditPart:
@@ -176,6 +187,12 @@ async def _audit_frame(
 ) -> None:
     """axe.runPartial in one document's world, then in each of its frames, depth first."""
     if frame_id is not None:
+        if roots.searched and await _document_of(tab, world) != roots.documents.get(frame_id):
+            # The frame navigated after the search: search again, for its document's roots.
+            fresh = await _find_closed_roots(tab)
+            if fresh.total > MAX_CLOSED_ROOTS:
+                raise _TooManyRoots(fresh.total)
+            roots.by_frame, roots.documents, roots.total = fresh.by_frame, fresh.documents, fresh.total
         await _expose_or_report(tab, world, roots.by_frame.get(frame_id, []), part)
         if await tab.evaluate_in(world, PARSE_CUT_SHORT, await_promise=False):
             part.unaudited.append(
@@ -193,25 +210,67 @@ async def _audit_frame(
             part.frames_failed += 1
             partials.append(None)
             continue
+        await _audit_child(tab, world, index, frame_context, options_json, roots, partials, part, depth=depth)
+
+
+async def _audit_child(
+    tab: Tab,
+    world: int,
+    index: int,
+    frame_context: Any,
+    options_json: str,
+    roots: _ClosedRoots,
+    partials: list[Any],
+    part: AuditPart,
+    *,
+    depth: int,
+) -> None:
+    """Enter the index-th frame of a document and audit it (and its frames).
+
+    A frame that navigates while it is audited (its own script, on a timer or on load) takes
+    our world in it along: that attempt is dropped whole and the frame entered again, in its new
+    document, up to :data:`_FRAME_ATTEMPTS` times. Without that, a benign page whose frame
+    happened to navigate during the audit failed as unaudited, depending on the machine's speed.
+    A frame that keeps navigating stays unaudited, and says so."""
+    reason = "a frame whose document could not be entered"
+    for _ in range(_FRAME_ATTEMPTS):
         child = await _enter_frame(tab, world, index)
         if child is None:
-            part.unaudited.append("a frame whose document could not be entered")
-            part.frames_failed += 1
-            partials.append(None)
+            reason = "a frame whose document could not be entered"
             continue
         child_frame, child_world = child
-        before = len(partials)
+        before = (len(partials), part.frames_audited, part.frames_failed, len(part.unaudited), part.closed_shadow_roots)
         try:
             await _audit_frame(
                 tab, child_world, child_frame, frame_context, options_json, roots, partials, part, depth=depth + 1
             )
         except Exception as err:  # noqa: BLE001 - the page may remove or navigate the frame meanwhile
-            del partials[before:]
-            partials.append(None)
-            part.unaudited.append(f"a frame whose audit failed: {str(err).splitlines()[0][:200]}")
-            part.frames_failed += 1
+            # Whatever this attempt counted of the frame and its own frames is dropped.
+            del partials[before[0] :]
+            part.frames_audited, part.frames_failed = before[1], before[2]
+            del part.unaudited[before[3] :]
+            part.closed_shadow_roots = before[4]
+            reason = f"a frame whose audit failed: {str(err).splitlines()[0][:200] if str(err) else type(err).__name__}"
             continue
         part.frames_audited += 1
+        return
+    partials.append(None)
+    part.unaudited.append(reason)
+    part.frames_failed += 1
+
+
+async def _document_of(tab: Tab, world: int) -> int | None:
+    """The backend node id of the document a world belongs to."""
+    reply = await tab.send(
+        "Runtime.evaluate",
+        {"expression": "document", "contextId": world, "returnByValue": False, "objectGroup": _OBJECT_GROUP},
+    )
+    object_id = (reply.get("result") or {}).get("objectId")
+    if object_id is None:
+        return None
+    node = (await tab.send("DOM.describeNode", {"objectId": object_id})).get("node") or {}
+    backend = node.get("backendNodeId")
+    return int(backend) if backend is not None else None
 
 
 async def _enter_frame(tab: Tab, world: int, index: int) -> tuple[str, int] | None:
@@ -248,7 +307,7 @@ async def _enter_frame(tab: Tab, world: int, index: int) -> tuple[str, int] | No
 
 async def _find_closed_roots(tab: Tab) -> _ClosedRoots:
     """Every closed shadow root in the page and its frames, from one pierced DOM snapshot."""
-    found = _ClosedRoots()
+    found = _ClosedRoots(searched=True)
     try:
         document = (await tab.send("DOM.getDocument", {"depth": -1, "pierce": True}))["root"]
     finally:
@@ -266,6 +325,8 @@ async def _find_closed_roots(tab: Tab) -> _ClosedRoots:
             stack.append((child, frame))
         content = node.get("contentDocument")
         if content is not None:
+            if node.get("frameId"):
+                found.documents[str(node["frameId"])] = int(content["backendNodeId"])
             stack.append((content, node.get("frameId") or frame))
         template = node.get("templateContent")
         if template is not None:
