@@ -647,6 +647,56 @@
     stylesAtAudit = styleFingerprint();
   }
 
+  // The states of the document (its markup and its style sheets) that an audit saw whole, with no
+  // change while it ran. A page that keeps changing itself before the horizon (content a timer
+  // shows and hides) is audited in each state it shows: see nextChange and the evaluator's late
+  // wait.
+  const auditedStates = new Set();
+
+  function stateFingerprint() {
+    const markup = document.documentElement ? document.documentElement.outerHTML : '';
+    let hash = 0x811c9dc5;
+    for (let i = 0; i < markup.length; i += 1) {
+      hash = Math.imul(hash ^ markup.charCodeAt(i), 0x01000193);
+    }
+    return `${markup.length}:${(hash >>> 0).toString(16)}:${styleFingerprint()}`;
+  }
+
+  // Runs an audit of the whole document, and remembers its state if nothing changed meanwhile.
+  async function auditingState(run) {
+    const before = stateFingerprint();
+    const result = await run();
+    if (stateFingerprint() === before) {
+      auditedStates.add(before);
+    }
+    return result;
+  }
+
+  // Resolves when the document changes (a DOM mutation, or a style sheet edited: polled), or
+  // after `ms`: { changed }.
+  const STYLE_POLL_MS = 100;
+  function nextChange(ms) {
+    return new Promise((resolve) => {
+      const styles = styleFingerprint();
+      let poll = null;
+      let timer = null;
+      const watcher = new MutationObserver(() => done(true));
+      const done = (changed) => {
+        watcher.disconnect();
+        clearTimeout(timer);
+        clearInterval(poll);
+        resolve({ changed });
+      };
+      watcher.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+      poll = setInterval(() => {
+        if (styleFingerprint() !== styles) {
+          done(true);
+        }
+      }, STYLE_POLL_MS);
+      timer = setTimeout(() => done(false), Math.max(ms, 0));
+    });
+  }
+
   // The frames axe found in this document by the last axePartial, in its order.
   let frameElements = [];
 
@@ -655,7 +705,8 @@
   async function axePartial(context, options) {
     auditStarts();
     const target = context === null ? document : context;
-    const partial = await axe.runPartial(target, options);
+    const partial = await (context === null ? auditingState(() => axe.runPartial(target, options))
+      : axe.runPartial(target, options));
     const frames = axe.utils.getFrameContexts(target, options);
     frameElements = frames.map((frame) => axe.utils.shadowSelect(frame.frameSelector));
     axe.teardown();
@@ -671,7 +722,7 @@
     let result;
     keepRunTree = true;
     try {
-      result = await axe.run(document, { ...options, iframes: false });
+      result = await auditingState(() => axe.run(document, { ...options, iframes: false }));
     } catch (err) {
       axe.teardown();
       throw err;
@@ -1207,6 +1258,9 @@
       touched();
       return true;
     },
+    nextChange,
+    // Whether the document is in a state an audit has seen whole.
+    stateAudited: () => auditedStates.has(stateFingerprint()),
     lateSignals: () => {
       window.scrollTo(0, 0);
       pendingMutations();

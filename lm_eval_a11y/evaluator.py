@@ -95,6 +95,12 @@ LATE_HORIZON_MS = 2000
 # The horizon never takes more than this share of the evaluation's time budget, so a short budget
 # is not spent waiting (the observation records the horizon that applied).
 _HORIZON_SHARE_OF_BUDGET = 0.25
+# How many states a page that keeps changing itself before the horizon is audited in, beyond the
+# first audit and the late one (_watch_states); and the rules those audits leave out.
+_CHANGING_STATES = 3
+# A page still changing itself at the horizon is watched at least this long after its first audit.
+_MIN_WATCH_S = 1.0
+_MID_CHANGE_RULES = ("color-contrast", "color-contrast-enhanced")
 
 # The hard ceiling of the browser's memory above browser_memory_mb, where the watchdog starts
 # killing: room for the watchdog to act first, and for what the kernel counts that the watchdog
@@ -201,6 +207,9 @@ class _Run:
     # The late-change horizon that applied (see AuditCoverage) and what the late audit did.
     horizon_ms: float | None = None
     late_audit: str = "none"
+    states_audited: int = 0
+    # When the first audit of the first-rendered document ended (None: that document was replaced).
+    first_audit_end: float | None = None
     # When the evaluation began (time.monotonic), to find the memory kill that ended it.
     began: float = 0.0
     contrast: ContrastAudit | None = None
@@ -640,6 +649,7 @@ class AsyncEvaluator:
         t1 = time.perf_counter()
         initial = await self._crash_aware(session, session.run_axe("initial"))
         run.axe_ms = (time.perf_counter() - t1) * 1000
+        run.first_audit_end = time.perf_counter()
         # The pixel check of colour contrast (contrast.py): only pages axe failed or could not
         # decide on, or that style a dark scheme, pay for it.
         run.contrast, run.contrast_ms = await self._crash_aware(
@@ -680,6 +690,7 @@ class AsyncEvaluator:
         """
         if session.dirty:
             started_at = time.perf_counter()
+            run.first_audit_end = None
             await self._crash_aware(session, session.reset())
         await self._late_audit(session, run, started_at=started_at)
 
@@ -705,12 +716,14 @@ class AsyncEvaluator:
             return
         horizon_s = min(self.settings.late_horizon_ms / 1000, self.settings.timeout_s * _HORIZON_SHARE_OF_BUDGET)
         # The horizon counts from the navigation to the sample (its scripts start just after).
-        remaining = horizon_s - (time.perf_counter() - started_at)
-        if remaining > 0:
-            # Nothing to do but wait: another evaluation may work meanwhile (admission.py).
-            async with self._admission.idle():
-                await asyncio.sleep(remaining)
+        await self._watch_states(session, run, deadline=started_at + horizon_s)
         signals = await self._crash_aware(session, session.probe("lateSignals"))
+        # A page still changing itself at the horizon is watched for at least a while after its
+        # first audit, however late a loaded machine finished that audit.
+        watched_until = (run.first_audit_end or started_at) + min(_MIN_WATCH_S, horizon_s)
+        if (signals["mutated"] or signals["styles_changed"]) and time.perf_counter() < watched_until:
+            await self._watch_states(session, run, deadline=watched_until)
+            signals = await self._crash_aware(session, session.probe("lateSignals"))
         run.horizon_ms = (time.perf_counter() - started_at) * 1000
         coverage = session.coverage[-1] if session.coverage else None
         unseen = coverage is not None and (coverage.frames_audited > 0 or coverage.closed_shadow_roots > 0)
@@ -732,6 +745,35 @@ class AsyncEvaluator:
         run.axe_ms += (time.perf_counter() - t0) * 1000
         session.position = position
         run.late_audit = "re-audited"
+
+    async def _watch_states(self, session: Session, run: _Run, *, deadline: float) -> None:
+        """Wait until ``deadline``, auditing each new state the page puts itself in meanwhile.
+
+        Waiting, the evaluation lets another one work (admission.py). When the page changes its
+        document or its style sheets, it is settled and, in a state no audit has seen whole,
+        audited (content a timer shows and hides again is otherwise seen only if it happens to be
+        there at one of the two audits). At most :data:`_CHANGING_STATES` such audits: a page
+        that changes all the time (a clock, a ticker) costs that many. They leave out colour
+        contrast, which a page caught mid-change would fail in some runs and not in others.
+        """
+        while (remaining := deadline - time.perf_counter()) > 0:
+            if run.states_audited >= _CHANGING_STATES:
+                async with self._admission.idle():
+                    await asyncio.sleep(remaining)
+                return
+            async with self._admission.idle():
+                change = await self._crash_aware(session, session.probe("nextChange", int(remaining * 1000)))
+            if not change["changed"]:
+                continue
+            await self._crash_aware(session, session.settle())
+            if await self._crash_aware(session, session.probe("stateAudited")):
+                continue
+            position, session.position = session.position, -1
+            t0 = time.perf_counter()
+            await self._crash_aware(session, session.run_axe("changing", disable=_MID_CHANGE_RULES))
+            run.axe_ms += (time.perf_counter() - t0) * 1000
+            session.position = position
+            run.states_audited += 1
 
     def _expected_s(self, case: Case | None, html: str) -> float:
         """A rough wall time of one evaluation, for ordering a batch: the page's size (rendering
@@ -916,6 +958,7 @@ def _coverage(run: _Run) -> AuditCoverage:
         unaudited=tuple(unaudited),
         horizon_ms=None if run.horizon_ms is None else round(run.horizon_ms, 1),
         late_audit=run.late_audit,
+        states_audited=run.states_audited,
     )
 
 

@@ -242,7 +242,9 @@ class AuditCoverage:
     first-rendered document began (changes the page makes later are not seen), and
     ``late_audit`` says what happened at the horizon: ``re-audited`` (the page had changed or could
     have changed unseen, so axe ran again), ``unchanged`` (nothing had changed; the first audit
-    stands) or ``none`` (no late audit: the evaluation ended first). ``recorded`` is False for
+    stands) or ``none`` (no late audit: the evaluation ended first). ``states_audited`` counts the
+    further states axe audited because the page changed itself before the horizon (content a timer
+    shows and hides; their findings have the state ``changing``). ``recorded`` is False for
     observations written before coverage was recorded: they say nothing about it.
     """
 
@@ -252,6 +254,7 @@ class AuditCoverage:
     unaudited: tuple[str, ...] = ()
     horizon_ms: float | None = None
     late_audit: str = "none"
+    states_audited: int = 0
 
 
 @dataclass(frozen=True)
@@ -329,6 +332,7 @@ def _coverage(data: dict[str, Any]) -> AuditCoverage:
         unaudited=tuple(data.get("unaudited", ())),
         horizon_ms=None if horizon is None else float(horizon),
         late_audit=str(data.get("late_audit", "none")),
+        states_audited=int(data.get("states_audited", 0)),
     )
 
 

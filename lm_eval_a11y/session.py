@@ -707,12 +707,15 @@ class Session:
             f"globalThis.__a11yProbe.sync({self._epoch}), globalThis.__a11yProbe.{function}({arguments})"
         )
 
-    async def run_axe(self, state: str) -> dict[str, Any]:
+    async def run_axe(self, state: str, *, disable: tuple[str, ...] = ()) -> dict[str, Any]:
         """Audit the page as it is now: its document, frames and closed shadow roots (see
-        :mod:`lm_eval_a11y.audit`); what could not be audited is kept in :attr:`coverage`."""
-        part = await audit_document(
-            self._tab, self._settings.axe_options, look_for_closed_roots=self._may_have_closed_roots
-        )
+        :mod:`lm_eval_a11y.audit`); what could not be audited is kept in :attr:`coverage`.
+        ``disable`` names axe rules left out of this run."""
+        options = self._settings.axe_options
+        if disable:
+            rules = {**options.get("rules", {}), **{rule: {"enabled": False} for rule in disable}}
+            options = {**options, "rules": rules}
+        part = await audit_document(self._tab, options, look_for_closed_roots=self._may_have_closed_roots)
         result = part.result
         heap = result.pop("heap", None)
         self.axe_runs.append((state, result))

@@ -1,0 +1,65 @@
+"""A page that changes itself between the first audit and the horizon is audited in each state.
+
+Content a timer shows and hides again would otherwise be audited only if it happened to be there
+at the first audit or at the late one. The timing of a page's own timers against our audits
+depends on the machine, so here the change is made from our isolated world at a known point
+after the first audit: failing content shown for 1.5 s and removed again well before the late
+audit, which then finds the page as it first was.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lm_eval_a11y import evaluator as evaluator_module
+from lm_eval_a11y.evaluator import Evaluator, EvaluatorSettings
+from lm_eval_a11y.scoring import score_observation
+from lm_eval_a11y.session import Session
+
+_PAGE = (
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign up</title></head><body>'
+    '<main><h1>Sign up</h1><div id="slot"><p>Loading the form</p></div></main>'
+    "<script>document.title = 'Sign up';</script></body></html>"
+)
+# Shown 300 ms after the first audit and removed 1.5 s later, from our world's timers.
+_FLASH = (
+    "setTimeout(() => { document.getElementById('slot').innerHTML = '<img src=\"data:image/gif;base64,"
+    "R0lGODlhAQABAAAAACw=\" width=20 height=20><input type=text>'; }, 300);"
+    " setTimeout(() => { document.getElementById('slot').innerHTML = '<p>Loading the form</p>'; }, 1800);"
+    " true"
+)
+TICKER = Path(__file__).resolve().parent / "pages" / "pass-late-ticker.html"
+
+
+def test_failures_shown_only_between_the_two_audits_are_found(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = Session.run_axe
+
+    async def run_axe(self: Session, state: str, **kwargs: Any) -> dict[str, Any]:
+        result = await real(self, state, **kwargs)
+        if state == "initial":
+            await self._tab.evaluate(_FLASH)
+        return result
+
+    monkeypatch.setattr(Session, "run_axe", run_axe)
+    with Evaluator(EvaluatorSettings(concurrency=1, timeout_s=30, late_horizon_ms=4000)) as ev:
+        obs = ev.evaluate(None, _PAGE)
+    assert obs.status == "ok", obs.error
+    assert obs.audit is not None and obs.audit.states_audited >= 1
+    found = {f.rule_id: f.state for f in obs.axe.violations}
+    assert "changing" in found.get("image-alt", ""), found
+    assert "changing" in found.get("label", ""), found
+    assert not score_observation(obs).passed
+
+
+def test_a_page_that_keeps_changing_is_audited_a_bounded_number_of_times() -> None:
+    """A clock and a rotating notice, every state accessible: it passes, after at most the
+    bounded number of extra audits."""
+    with Evaluator(EvaluatorSettings(concurrency=1, timeout_s=30)) as ev:
+        obs = ev.evaluate(None, TICKER.read_text(encoding="utf-8"))
+    assert obs.status == "ok", obs.error
+    assert obs.audit is not None
+    assert 1 <= obs.audit.states_audited <= evaluator_module._CHANGING_STATES
+    assert score_observation(obs).passed, score_observation(obs).reasons
