@@ -51,6 +51,7 @@ def test_coverage_round_trips_through_json() -> None:
         unaudited=("x",),
         horizon_ms=1002.5,
         late_audit="unchanged",
+        states_audited=2,
     )
     obs = _obs(audit)
     assert Observation.from_dict(json.loads(json.dumps(obs.to_dict()))) == obs
