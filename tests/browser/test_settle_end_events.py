@@ -21,9 +21,9 @@ from lm_eval_a11y.browser import find_chromium
 from lm_eval_a11y.resources import axe_path, probe_path
 
 GLIDES = 60
-PAGE = """<!doctype html><html lang="en"><head><title>Glide</title></head><body>
-<div id="knob" style="position:absolute;left:0;width:20px;height:20px;background:#333;transition:left .3s ease-out"></div>
-</body></html>"""
+PAGE = """<!doctype html><html lang="en"><head><title>Glide</title>
+<style>#knob{position:absolute;left:0;width:20px;height:20px;background:#333;transition:left .3s ease-out}</style>
+</head><body><div id="knob"></div></body></html>"""
 # One glide: start it, settle as an action does (50 ms, a cap of 1 s), report whether the page's
 # transitionend handler ran before the settle returned.
 GLIDE = """async () => {
