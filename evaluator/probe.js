@@ -1271,6 +1271,49 @@
     runAxe,
     axePartial,
     frameElement: (index) => frameElements[index],
+    // Whether timers fire in this document: not in one that runs without scripts (a frame
+    // sandboxed without allow-scripts, even after its sandbox attribute was removed), in any
+    // world, and axe waits on timers. A zero-delay timer runs long before 50 message round trips
+    // where timers work; messages still run where they do not.
+    timersRun: () => new Promise((resolve) => {
+      setTimeout(() => resolve(true), 0);
+      const channel = new MessageChannel();
+      let hops = 0;
+      channel.port1.onmessage = () => {
+        hops += 1;
+        if (hops > 50) {
+          resolve(false);
+        } else {
+          channel.port2.postMessage(0);
+        }
+      };
+      channel.port2.postMessage(0);
+    }),
+    // In a document whose timers never fire, this world's setTimeout runs its callback as the
+    // next message of a channel (which still runs there), without the delay: enough for axe,
+    // which only yields with it. The page's own world is not touched.
+    timersWithoutDelay: () => {
+      const channel = new MessageChannel();
+      const due = new Map();
+      let next = 0;
+      channel.port1.onmessage = (event) => {
+        const run = due.get(event.data);
+        due.delete(event.data);
+        if (run !== undefined) {
+          run();
+        }
+      };
+      globalThis.setTimeout = (callback, _ms, ...args) => {
+        next += 1;
+        due.set(next, () => callback(...args));
+        channel.port2.postMessage(next);
+        return next;
+      };
+      globalThis.clearTimeout = (id) => {
+        due.delete(id);
+      };
+      return true;
+    },
     finishAxe,
     // What may have changed since the last audit began without the tree knowing (for the late
     // audit): DOM mutations, running animations or transitions, shadow trees.

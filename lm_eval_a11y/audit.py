@@ -187,6 +187,11 @@ async def _audit_frame(
 ) -> None:
     """axe.runPartial in one document's world, then in each of its frames, depth first."""
     if frame_id is not None:
+        if not await tab.evaluate_in(world, "globalThis.__a11yProbe.timersRun()"):
+            # A document without scripts (sandboxed without allow-scripts): axe gets timers
+            # that run there (without their delay; its preload then gives up at once, which
+            # leaves css-orientation-lock undecided in that frame).
+            await tab.evaluate_in(world, "globalThis.__a11yProbe.timersWithoutDelay()", await_promise=False)
         if roots.searched and await _document_of(tab, world) != roots.documents.get(frame_id):
             # The frame navigated after the search: search again, for its document's roots.
             fresh = await _find_closed_roots(tab)
