@@ -61,8 +61,10 @@ def test_dialog_storm_times_out_and_counts_dialogs(serial_evaluator: Evaluator) 
     assert obs.error is not None and f"opened {obs.events.dialogs} dialogs" in obs.error
 
 
-def test_popups_are_refused_and_recorded(serial_evaluator: Evaluator) -> None:
-    obs, _ = run_then_normal(serial_evaluator, None, page("popups.html"))
+def test_popups_are_refused_and_recorded(one_slot_evaluator: Evaluator) -> None:
+    # Refusing 32 windows takes seconds on a loaded machine: the roomy budget, since what is
+    # tested is the refusal and its record, not the time it takes.
+    obs, _ = run_then_normal(one_slot_evaluator, None, page("popups.html"), ROOMY_BUDGET_S)
     assert obs.status == "ok", obs.error
     assert obs.events.popups == 32
     assert "http://popup-0.invalid/" in obs.events.popup_urls
