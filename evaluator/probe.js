@@ -394,22 +394,11 @@
   // running (a fade, a slide, a height transition), wait for them and react once more, so that
   // transitionend and animationend handlers (which often set `hidden`) have run. A page with
   // nothing animating pays one getAnimations() call more than react(ms).
-  //
-  // An animation that has ended by the clock leaves getAnimations() before its end event is
-  // delivered: Chromium delivers animation events with the next animation frame, and between
-  // frames reading an animation brings it up to date on demand. On a loaded machine frames come
-  // late, so a settle that stopped as soon as the list was empty read the page before its
-  // transitionend handler had run (measured under load: 8 of 40 reads of a 300 ms glide). So
-  // once finite animations have been seen, a settle ends with react(0): its animation frames come
-  // after the end events, and the handlers' own zero-delay timers have run too.
-  //
   // Answers 'restless' when the page started new animations during RESTLESS_STARTS of the
   // waits and still runs finite ones (the Python side then stops waiting for this sample's
   // animations), 'stalled' when the safety bound stopped it, 'settled' otherwise.
   async function settle(ms, capMs) {
     const start = performance.now();
-    // Brings styles up to date first: the transitions the last action started are listed.
-    let finite = finiteAnimationsRunning();
     await react(ms);
     const cap = Math.max(capMs === undefined ? DEFAULT_ANIMATION_CAP_MS : capMs, 0);
     const deadline = start + WALL_CAPS * cap;
@@ -417,30 +406,18 @@
     // a ticker keeps starting new animations; only the ticker is restless.
     const seen = new Set(document.getAnimations());
     let started = 0;
-    for (;;) {
-      for (let left = animationTimeLeft(cap, deadline); left > 0; left = animationTimeLeft(cap, deadline)) {
-        finite = true;
-        await react(left);
-        let fresh = false;
-        for (const animation of document.getAnimations()) {
-          if (!seen.has(animation)) {
-            seen.add(animation);
-            fresh = true;
-          }
-        }
-        started += fresh ? 1 : 0;
-        if (started >= RESTLESS_STARTS && finiteAnimationsRunning()) {
-          return 'restless';
+    for (let left = animationTimeLeft(cap, deadline); left > 0; left = animationTimeLeft(cap, deadline)) {
+      await react(left);
+      let fresh = false;
+      for (const animation of document.getAnimations()) {
+        if (!seen.has(animation)) {
+          seen.add(animation);
+          fresh = true;
         }
       }
-      if (!finite || cap === 0) {
-        break;
-      }
-      // The frames that deliver the end events; an end handler may start another animation.
-      finite = false;
-      await react(0);
-      if (animationTimeLeft(cap, deadline) === 0) {
-        break;
+      started += fresh ? 1 : 0;
+      if (started >= RESTLESS_STARTS && finiteAnimationsRunning()) {
+        return 'restless';
       }
     }
     // Stopped by the safety bound while an animation that ends within the cap still runs: what
