@@ -26,9 +26,9 @@ CONTRAST = GOLDEN.with_name("contrast-long-dark.json")
 
 
 def test_round_trip_through_json_is_exact() -> None:
-    # The golden file predates the pixel check of colour contrast, the memory cgroup and the count
-    # of stalled settles: their fields come back at their defaults (an old record's ceiling was
-    # the watchdog's), everything else exactly as written.
+    # The golden file predates the pixel check of colour contrast, the memory cgroup, the count
+    # of stalled settles and the audits of changing states: their fields come back at their
+    # defaults (an old record's ceiling was the watchdog's), everything else exactly as written.
     data = _golden()
     obs = Observation.from_dict(data)
     newer = json.loads(json.dumps(obs.to_dict()))
@@ -37,6 +37,7 @@ def test_round_trip_through_json_is_exact() -> None:
     assert newer["timings"].pop("settle_stalls") == 0
     assert newer["environment"].pop("prefers_color_scheme") == "light"
     assert newer["environment"].pop("memory_ceiling") == "watchdog"
+    assert newer["audit"].pop("states_audited") == 0
     assert newer == data
     assert Observation.from_dict(json.loads(json.dumps(obs.to_dict()))) == obs
 
@@ -49,6 +50,7 @@ def test_round_trip_of_a_pixel_checked_observation_is_exact() -> None:
     newer = json.loads(json.dumps(obs.to_dict()))
     assert newer["environment"].pop("memory_ceiling") == "watchdog"  # written before the cgroup
     assert newer["timings"].pop("settle_stalls") == 0  # and before stalls were counted
+    assert newer["audit"].pop("states_audited") == 0  # and before changing states were audited
     assert newer == data
     audit = obs.contrast
     assert audit is not None and audit.schemes == ("light", "dark")
