@@ -264,16 +264,23 @@ async def _audit_child(
     part.frames_failed += 1
 
 
-async def _document_of(tab: Tab, world: int) -> int | None:
-    """The backend node id of the document a world belongs to."""
+async def _node_in(tab: Tab, world: int, expression: str) -> dict[str, Any] | None:
+    """CDP's description of the node an expression evaluates to in one of our worlds (None: not
+    a node)."""
     reply = await tab.send(
         "Runtime.evaluate",
-        {"expression": "document", "contextId": world, "returnByValue": False, "objectGroup": _OBJECT_GROUP},
+        {"expression": expression, "contextId": world, "returnByValue": False, "objectGroup": _OBJECT_GROUP},
     )
     object_id = (reply.get("result") or {}).get("objectId")
     if object_id is None:
         return None
-    node = (await tab.send("DOM.describeNode", {"objectId": object_id})).get("node") or {}
+    node: dict[str, Any] = (await tab.send("DOM.describeNode", {"objectId": object_id})).get("node") or {}
+    return node
+
+
+async def _document_of(tab: Tab, world: int) -> int | None:
+    """The backend node id of the document a world belongs to."""
+    node = await _node_in(tab, world, "document") or {}
     backend = node.get("backendNodeId")
     return int(backend) if backend is not None else None
 
@@ -283,19 +290,7 @@ async def _enter_frame(tab: Tab, world: int, index: int) -> tuple[str, int] | No
     with axe and the probe evaluated; None when the frame cannot be entered (gone, or in another
     process that this page's CDP session does not reach)."""
     try:
-        handle = await tab.send(
-            "Runtime.evaluate",
-            {
-                "expression": f"globalThis.__a11yProbe.frameElement({index})",
-                "contextId": world,
-                "returnByValue": False,
-                "objectGroup": _OBJECT_GROUP,
-            },
-        )
-        object_id = (handle.get("result") or {}).get("objectId")
-        if object_id is None:
-            return None
-        node = (await tab.send("DOM.describeNode", {"objectId": object_id})).get("node") or {}
+        node = await _node_in(tab, world, f"globalThis.__a11yProbe.frameElement({index})") or {}
         frame_id = node.get("frameId")
         if not frame_id:
             return None

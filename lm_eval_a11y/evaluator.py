@@ -736,15 +736,23 @@ class AsyncEvaluator:
         ):
             run.late_audit = "unchanged"
             return
-        position, session.position = session.position, -1
-        t0 = time.perf_counter()
         # What the page changed late may still be fading or sliding in (posts loaded on scroll):
         # audited mid-fade, its text would fail colour contrast in some runs and not in others.
-        await self._crash_aware(session, session.settle())
-        await self._crash_aware(session, session.run_axe("late"))
+        await self._audit_unchecked(session, run, "late", settle=True)
+        run.late_audit = "re-audited"
+
+    async def _audit_unchecked(
+        self, session: Session, run: _Run, state: str, *, settle: bool = False, disable: tuple[str, ...] = ()
+    ) -> None:
+        """An axe run that belongs to no check (listed before the checks' own), counted in the
+        sample's axe time; ``settle`` first lets the page settle."""
+        position, session.position = session.position, -1
+        t0 = time.perf_counter()
+        if settle:
+            await self._crash_aware(session, session.settle())
+        await self._crash_aware(session, session.run_axe(state, disable=disable))
         run.axe_ms += (time.perf_counter() - t0) * 1000
         session.position = position
-        run.late_audit = "re-audited"
 
     async def _watch_states(self, session: Session, run: _Run, *, deadline: float) -> None:
         """Wait until ``deadline``, auditing each new state the page puts itself in meanwhile.
@@ -768,11 +776,7 @@ class AsyncEvaluator:
             await self._crash_aware(session, session.settle())
             if await self._crash_aware(session, session.probe("stateAudited")):
                 continue
-            position, session.position = session.position, -1
-            t0 = time.perf_counter()
-            await self._crash_aware(session, session.run_axe("changing", disable=_MID_CHANGE_RULES))
-            run.axe_ms += (time.perf_counter() - t0) * 1000
-            session.position = position
+            await self._audit_unchecked(session, run, "changing", disable=_MID_CHANGE_RULES)
             run.states_audited += 1
 
     def _expected_s(self, case: Case | None, html: str) -> float:
