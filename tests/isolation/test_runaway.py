@@ -107,8 +107,13 @@ def test_memory_bombs_are_stopped_and_the_browser_stays_under_its_ceiling() -> N
         over = sampler.peak >= (BROWSER_MB + OVERSHOOT_MB) * 2**20
         print(f"memory bombs: sampled peak {sampler.peak / 2**20:.0f} MiB, cgroup peak", kernel_peak, ceiling)
         if ceiling.startswith("cgroup"):
-            # The kernel holds the ceiling (jail.py): no run may pass it.
-            assert not over, f"peak {sampler.peak / 2**20:.0f} MiB with the browser in a memory cgroup"
+            # The kernel holds the ceiling (jail.py) and counts each page once: its own peak is the
+            # measure. The sampler counts shared memory once per process that maps it and read
+            # 1382 MiB in a run whose cgroup peak was exactly the 1280 MiB ceiling.
+            assert kernel_peak is not None, "the memory cgroup keeps no peak"
+            assert kernel_peak <= (BROWSER_MB + CEILING_HEADROOM_MB) * 2**20, kernel_peak
+            # The bombs' memory was charged to the cgroup: the browser really ran inside it.
+            assert kernel_peak >= RENDERER_MB * 2**20, kernel_peak
         elif over:
             # Known gap without a memory cgroup (docs/isolation.md): the watchdog alone, with bombs
             # open at once in working and waiting slots, does not hold the browser-wide ceiling in
