@@ -361,7 +361,8 @@
   // transitions and animations and Web Animations (the page's el.animate() calls too: the
   // document lists every animation, whichever world made it). Infinite ones, paused ones and
   // ones that end after the deadline are not waited for: no wait would show their end.
-  function animationTimeLeft(capMs, deadline = Infinity) {
+  // `waited`, when given, is told of each animation counted.
+  function animationTimeLeft(capMs, deadline = Infinity, waited = null) {
     const now = performance.now();
     let left = 0;
     for (const animation of document.getAnimations()) {
@@ -378,6 +379,9 @@
       const remaining = rate > 0 ? (timing.endTime - local) / rate : local / -rate;
       if (remaining > 0 && remaining <= capMs && now + remaining <= deadline) {
         left = Math.max(left, remaining);
+        if (waited) {
+          waited(animation);
+        }
       }
     }
     return left;
@@ -388,6 +392,71 @@
   function finiteAnimationsRunning() {
     return document.getAnimations().some((animation) => animation.playState === 'running' && animation.effect &&
       Number.isFinite(animation.effect.getComputedTiming().endTime));
+  }
+
+  // The end events of the animations a settle waits for. An animation that has ended by the
+  // clock leaves getAnimations() before its end is delivered: Chromium dispatches transitionend,
+  // animationend, transitioncancel and the Animation's own finish and cancel events together,
+  // with the next animation frame, and a loaded machine may take long to draw it. Our listeners
+  // (in our world; the page cannot see them) mark each animation whose finish or cancel event
+  // has been dispatched, and so whose page handlers for the same frame have run.
+  class EndEvents {
+    constructor() {
+      this.delivered = new WeakSet();
+      this.watched = new Set();
+      this.wake = null;
+    }
+
+    watch(animation) {
+      if (this.watched.has(animation)) {
+        return;
+      }
+      this.watched.add(animation);
+      const mark = () => {
+        this.delivered.add(animation);
+        if (this.wake) {
+          this.wake();
+        }
+      };
+      animation.addEventListener('finish', mark, { once: true });
+      animation.addEventListener('cancel', mark, { once: true });
+    }
+
+    // Animations that have ended (or were cancelled) and whose event has not been dispatched yet.
+    // One still running, or paused, has no end on the way: it is not waited for here.
+    undelivered() {
+      return [...this.watched].filter((animation) => !this.delivered.has(animation) &&
+        (animation.playState === 'finished' || animation.playState === 'idle'));
+    }
+
+    // Waits until every ended animation's event has been dispatched, then one task turn for what
+    // the page's handlers queued. Events go out before the frame's animation-frame callbacks, so
+    // two frames are the most this waits: an event the page kept from us (a listener of its own
+    // that stops immediate propagation) costs no more.
+    async delivery() {
+      if (!this.undelivered().length) {
+        return;
+      }
+      let frames = 0;
+      await new Promise((resolve) => {
+        const check = () => {
+          if (frames >= 2 || !this.undelivered().length) {
+            this.wake = null;
+            resolve();
+          }
+        };
+        const tick = () => {
+          frames += 1;
+          check();
+          if (frames < 2) {
+            requestAnimationFrame(tick);
+          }
+        };
+        this.wake = check;
+        requestAnimationFrame(tick);
+      });
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
   }
 
   // Settle: react(ms), then, while animations that end within `capMs` by their own timing are
@@ -405,8 +474,10 @@
     // Animations the page started while this settle waited: a slow machine stretches a settle,
     // a ticker keeps starting new animations; only the ticker is restless.
     const seen = new Set(document.getAnimations());
+    const ends = new EndEvents();
+    const waited = (animation) => ends.watch(animation);
     let started = 0;
-    for (let left = animationTimeLeft(cap, deadline); left > 0; left = animationTimeLeft(cap, deadline)) {
+    for (let left = animationTimeLeft(cap, deadline, waited); left > 0; left = animationTimeLeft(cap, deadline, waited)) {
       await react(left);
       let fresh = false;
       for (const animation of document.getAnimations()) {
@@ -420,6 +491,8 @@
         return 'restless';
       }
     }
+    // The ended animations' events: the page's end handlers run with them.
+    await ends.delivery();
     // Stopped by the safety bound while an animation that ends within the cap still runs: what
     // is read next may come before the page's end-of-animation handlers (reported, to tell a
     // starved machine from a page).
