@@ -735,10 +735,33 @@
     return `${markup.length}:${(hash >>> 0).toString(16)}:${styleFingerprint()}`;
   }
 
+  // Runs `run` (an axe run) with our world's zero-delay timers turned into microtasks. axe-core
+  // hands each rule's result on with setTimeout(0), so the page's own tasks (timers, animation
+  // frames, messages) ran between its rules, and a page could change itself in the middle of an
+  // audit: show a failure after the rules that look for it had run, take it away before they
+  // did. With the handovers as microtasks, once the rules start nothing of the page's runs until
+  // they have all run, and the audit sees one state of the page. Timers with a delay (axe's
+  // preload gives up after one) stay timers.
+  async function atomically(run) {
+    const timers = globalThis.setTimeout;
+    globalThis.setTimeout = (callback, ms, ...args) => {
+      if (Number(ms) > 0) {
+        return timers(callback, ms, ...args);
+      }
+      queueMicrotask(() => callback(...args));
+      return 0;
+    };
+    try {
+      return await run();
+    } finally {
+      globalThis.setTimeout = timers;
+    }
+  }
+
   // Runs an audit of the whole document, and remembers its state if nothing changed meanwhile.
   async function auditingState(run) {
     const before = stateFingerprint();
-    const result = await run();
+    const result = await atomically(run);
     if (stateFingerprint() === before) {
       auditedStates.add(before);
     }
@@ -746,9 +769,26 @@
   }
 
   // Resolves when the document changes (a DOM mutation, or a style sheet edited: polled), or
-  // after `ms`: { changed }.
+  // after `ms`: { changed }. After a change, the page settles (settle(settleMs, capMs)) before the
+  // answer, which then says whether an audit has seen the state it settled in whole
+  // ({ changed, audited, restless, stalled }): all in one round trip, so that an audit of a new
+  // state can start at once, before a page that shows a state only briefly has left it.
   const STYLE_POLL_MS = 100;
-  function nextChange(ms) {
+  async function nextChange(ms, settleMs, capMs) {
+    const change = await changeWithin(ms);
+    if (!change.changed || settleMs === undefined) {
+      return change;
+    }
+    const end = await settle(settleMs, capMs);
+    return {
+      changed: true,
+      audited: auditedStates.has(stateFingerprint()),
+      restless: end === 'restless',
+      stalled: end === 'stalled',
+    };
+  }
+
+  function changeWithin(ms) {
     return new Promise((resolve) => {
       const styles = styleFingerprint();
       let poll = null;
@@ -779,7 +819,7 @@
     auditStarts();
     const target = context === null ? document : context;
     const partial = await (context === null ? auditingState(() => axe.runPartial(target, options))
-      : axe.runPartial(target, options));
+      : atomically(() => axe.runPartial(target, options)));
     const frames = axe.utils.getFrameContexts(target, options);
     frameElements = frames.map((frame) => axe.utils.shadowSelect(frame.frameSelector));
     axe.teardown();

@@ -770,11 +770,8 @@ class AsyncEvaluator:
                     await asyncio.sleep(remaining)
                 return
             async with self._admission.idle():
-                change = await self._crash_aware(session, session.probe("nextChange", int(remaining * 1000)))
-            if not change["changed"]:
-                continue
-            await self._crash_aware(session, session.settle())
-            if await self._crash_aware(session, session.probe("stateAudited")):
+                changed, audited = await self._crash_aware(session, session.next_state(int(remaining * 1000)))
+            if not changed or audited:
                 continue
             await self._audit_unchecked(session, run, "changing", disable=_MID_CHANGE_RULES)
             run.states_audited += 1

@@ -17,7 +17,7 @@ import pytest
 from lm_eval_a11y import evaluator as evaluator_module
 from lm_eval_a11y.evaluator import Evaluator, EvaluatorSettings
 from lm_eval_a11y.scoring import score_observation
-from lm_eval_a11y.session import Session
+from lm_eval_a11y.session import Session, Tab
 
 _PAGE = (
     '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign up</title></head><body>'
@@ -63,3 +63,42 @@ def test_a_page_that_keeps_changing_is_audited_a_bounded_number_of_times() -> No
     assert obs.audit is not None
     assert 1 <= obs.audit.states_audited <= evaluator_module._CHANGING_STATES
     assert score_observation(obs).passed, score_observation(obs).reasons
+
+
+# Flips the failing form in and out of the page on every one of its own tasks (a message loop),
+# and counts the tasks on <html>.
+_FLIPPER = (
+    '<!doctype html><html lang="en" data-ticks="0"><head><meta charset="utf-8"><title>Sign up</title></head>'
+    '<body><main><h1>Sign up</h1><div id="form" hidden><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw="'
+    ' width="20" height="20"><input type="text"></div></main><script>'
+    "const form = document.getElementById('form'); const root = document.documentElement;"
+    " const channel = new MessageChannel(); channel.port1.onmessage = () => {"
+    " form.hidden = !form.hidden; root.dataset.ticks = String(Number(root.dataset.ticks) + 1);"
+    " channel.port2.postMessage(0); }; channel.port2.postMessage(0);"
+    "</script></body></html>"
+)
+_TICKS = "Number(document.documentElement.dataset.ticks)"
+
+
+def test_a_page_runs_none_of_its_own_tasks_while_it_is_audited(monkeypatch: pytest.MonkeyPatch) -> None:
+    """axe-core hands each result on with a zero-delay timer, so a page's tasks used to run in the
+    middle of an audit: a failure shown after the rules that look for it had run, or taken away
+    before they did. The audit runs from its first rule to its report with none of them."""
+    real = Tab.evaluate
+    during: list[int] = []
+
+    async def evaluate(self: Tab, expression: str, **kwargs: Any) -> Any:
+        if not expression.startswith("globalThis.__a11yProbe.runAxe("):
+            return await real(self, expression, **kwargs)
+        counted = f"(async () => {{ const a = {_TICKS}; const r = await {expression}; return [r, {_TICKS} - a]; }})()"
+        result, ticks = await real(self, counted, **kwargs)
+        during.append(ticks)
+        return result
+
+    monkeypatch.setattr(Tab, "evaluate", evaluate)
+    with Evaluator(EvaluatorSettings(concurrency=1, timeout_s=30)) as ev:
+        obs = ev.evaluate(None, _FLIPPER)
+    assert obs.status == "ok", obs.error
+    # The first audit, the late one and the changing states': each saw the page in one state.
+    assert len(during) >= 2, during
+    assert during == [0] * len(during), during
