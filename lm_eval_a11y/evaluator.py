@@ -96,8 +96,11 @@ LATE_HORIZON_MS = 2000
 # is not spent waiting (the observation records the horizon that applied).
 _HORIZON_SHARE_OF_BUDGET = 0.25
 # How many states a page that keeps changing itself before the horizon is audited in, beyond the
-# first audit and the late one (_watch_states); and the rules those audits leave out.
-_CHANGING_STATES = 3
+# first audit and the late one (_watch_states), at most; the share of the watch those audits may
+# take (after each, the watch waits three times as long as it took before it looks again); and
+# the rules those audits leave out.
+_CHANGING_STATES = 12
+_CHANGING_DUTY = 0.25
 # A page still changing itself at the horizon is watched at least this long after its first audit.
 _MIN_WATCH_S = 1.0
 _MID_CHANGE_RULES = ("color-contrast", "color-contrast-enhanced")
@@ -208,6 +211,8 @@ class _Run:
     horizon_ms: float | None = None
     late_audit: str = "none"
     states_audited: int = 0
+    # Until when the watch rests after its last audit of a changing state (time.perf_counter).
+    watch_rests_until: float = 0.0
     # When the first audit of the first-rendered document ended (None: that document was replaced).
     first_audit_end: float | None = None
     # When the evaluation began (time.monotonic), to find the memory kill that ended it.
@@ -760,21 +765,36 @@ class AsyncEvaluator:
         Waiting, the evaluation lets another one work (admission.py). When the page changes its
         document or its style sheets, it is settled and, in a state no audit has seen whole,
         audited (content a timer shows and hides again is otherwise seen only if it happens to be
-        there at one of the two audits). At most :data:`_CHANGING_STATES` such audits: a page
-        that changes all the time (a clock, a ticker) costs that many. They leave out colour
-        contrast, which a page caught mid-change would fail in some runs and not in others.
+        there at one of the two audits). These audits may take :data:`_CHANGING_DUTY` of the
+        watch: after each, the watch rests three times as long as it took, then looks at the
+        state the page is in. A page that changes all the time (a clock, a ticker) costs that
+        share, never a fixed number of audits a page could spend on changes of no consequence
+        before it shows a failure. :data:`_CHANGING_STATES` bounds the count. They leave out
+        colour contrast, which a page caught mid-change would fail in some runs and not in others.
         """
+        look = False
         while (remaining := deadline - time.perf_counter()) > 0:
             if run.states_audited >= _CHANGING_STATES:
                 async with self._admission.idle():
                     await asyncio.sleep(remaining)
                 return
+            if (rest := run.watch_rests_until - time.perf_counter()) > 0:
+                async with self._admission.idle():
+                    await asyncio.sleep(min(rest, remaining))
+                look = True
+                continue
             async with self._admission.idle():
-                changed, audited = await self._crash_aware(session, session.next_state(int(remaining * 1000)))
+                changed, audited = await self._crash_aware(
+                    session, session.next_state(int(remaining * 1000), look=look)
+                )
+            look = False
             if not changed or audited:
                 continue
+            started = time.perf_counter()
             await self._audit_unchecked(session, run, "changing", disable=_MID_CHANGE_RULES)
             run.states_audited += 1
+            took = time.perf_counter() - started
+            run.watch_rests_until = time.perf_counter() + took * (1 - _CHANGING_DUTY) / _CHANGING_DUTY
 
     def _expected_s(self, case: Case | None, html: str) -> float:
         """A rough wall time of one evaluation, for ordering a batch: the page's size (rendering

@@ -772,13 +772,14 @@ class Session:
             self.settle_stalls += 1
         return reply["value"]
 
-    async def next_state(self, within_ms: int) -> tuple[bool, bool]:
+    async def next_state(self, within_ms: int, *, look: bool = False) -> tuple[bool, bool]:
         """Wait up to ``within_ms`` for the page to change its document or its style sheets; after
         a change, let it settle as :meth:`settle` does. Returns ``(changed, audited)``: whether it
         changed, and whether an axe run has seen the state it settled in whole. One round trip,
-        so that an audit of a new state can start at once."""
+        so that an audit of a new state can start at once. ``look``: a page already in a state no
+        audit has seen whole counts as changed, without waiting."""
         cap = 0 if self.restless else SETTLE_CAP_MS
-        reply = await self.probe("nextChange", max(int(within_ms), 0), max(int(self._settings.settle_ms), 0), cap)
+        reply = await self.probe("nextChange", max(int(within_ms), 0), max(int(self._settings.settle_ms), 0), cap, look)
         if not reply["changed"]:
             return False, False
         self._epoch += 1

@@ -31,16 +31,26 @@ _FLASH = (
     " setTimeout(() => { document.getElementById('slot').innerHTML = '<p>Loading the form</p>'; }, 1800);"
     " true"
 )
+# Twelve changes of no consequence (a counter, 60 ms apart) right after the first audit, then the
+# same failures shown 900 ms after it for 1.5 s: a page that spends a fixed number of audits of
+# changing states on decoys before it shows what fails.
+_DECOYS_THEN_FLASH = (
+    "const slot = document.getElementById('slot'); const counter = document.createElement('p');"
+    " slot.before(counter); let n = 0;"
+    " const tick = setInterval(() => { counter.textContent = String(++n); if (n === 12) clearInterval(tick); }, 60);"
+    + _FLASH.replace("300);", "900);").replace("1800);", "2400);")
+)
 TICKER = Path(__file__).resolve().parent / "pages" / "pass-late-ticker.html"
 
 
-def test_failures_shown_only_between_the_two_audits_are_found(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("script", [_FLASH, _DECOYS_THEN_FLASH], ids=["flash", "decoys-then-flash"])
+def test_failures_shown_only_between_the_two_audits_are_found(monkeypatch: pytest.MonkeyPatch, script: str) -> None:
     real = Session.run_axe
 
     async def run_axe(self: Session, state: str, **kwargs: Any) -> dict[str, Any]:
         result = await real(self, state, **kwargs)
         if state == "initial":
-            await self._tab.evaluate(_FLASH)
+            await self._tab.evaluate(script)
         return result
 
     monkeypatch.setattr(Session, "run_axe", run_axe)
