@@ -775,18 +775,26 @@
   // state can start at once, before a page that shows a state only briefly has left it.
   const STYLE_POLL_MS = 100;
   // `look`: a document already in a state no audit has seen whole counts as changed at once.
-  async function nextChange(ms, settleMs, capMs, look) {
+  // With `axeOptions`, a state no audit has seen whole is audited at once (runAxe), its report
+  // in the answer: { ..., report, audit_ms }.
+  async function nextChange(ms, settleMs, capMs, look, axeOptions) {
     const change = look && !auditedStates.has(stateFingerprint()) ? { changed: true } : await changeWithin(ms);
     if (!change.changed || settleMs === undefined) {
       return change;
     }
     const end = await settle(settleMs, capMs);
-    return {
+    const answer = {
       changed: true,
       audited: auditedStates.has(stateFingerprint()),
       restless: end === 'restless',
       stalled: end === 'stalled',
     };
+    if (!answer.audited && axeOptions) {
+      const start = performance.now();
+      answer.report = await runAxe(axeOptions);
+      answer.audit_ms = performance.now() - start;
+    }
+    return answer;
   }
 
   function changeWithin(ms) {

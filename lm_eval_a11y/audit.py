@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from lm_eval_a11y.session import Tab
 
-__all__ = ["AuditPart", "audit_document", "may_change_itself", "may_have_closed_shadow_roots"]
+__all__ = ["AuditPart", "audit_document", "has_closed_roots", "may_change_itself", "may_have_closed_shadow_roots"]
 
 # Beyond these a page is not audited further: each frame costs an axe compile and run, each
 # closed root three round trips, and the time budget would go on them.
@@ -303,6 +303,11 @@ async def _enter_frame(tab: Tab, world: int, index: int) -> tuple[str, int] | No
         return str(frame_id), child_world
     except Exception:  # noqa: BLE001 - any refusal means the frame stays unaudited, and says so
         return None
+
+
+async def has_closed_roots(tab: Tab) -> bool:
+    """Whether the page or one of its frames holds a closed shadow root now."""
+    return (await _find_closed_roots(tab)).total > 0
 
 
 async def _find_closed_roots(tab: Tab) -> _ClosedRoots:

@@ -101,8 +101,9 @@ _HORIZON_SHARE_OF_BUDGET = 0.25
 # the rules those audits leave out.
 _CHANGING_STATES = 12
 _CHANGING_DUTY = 0.25
-# A page still changing itself at the horizon is watched at least this long after its first audit.
+# A page is watched at least this long after its first audit, within this share of its budget.
 _MIN_WATCH_S = 1.0
+_WATCH_SHARE_OF_BUDGET = 0.5
 _MID_CHANGE_RULES = ("color-contrast", "color-contrast-enhanced")
 
 # The hard ceiling of the browser's memory above browser_memory_mb, where the watchdog starts
@@ -720,15 +721,16 @@ class AsyncEvaluator:
             run.late_audit = "static"
             return
         horizon_s = min(self.settings.late_horizon_ms / 1000, self.settings.timeout_s * _HORIZON_SHARE_OF_BUDGET)
-        # The horizon counts from the navigation to the sample (its scripts start just after).
-        await self._watch_states(session, run, deadline=started_at + horizon_s)
+        # The horizon counts from the navigation to the sample (its scripts start just after). The
+        # page is watched for at least a while after its first audit, however late a loaded
+        # machine finished that audit: past the horizon, a page audited late would otherwise not
+        # be watched at all. Never past half the sample's budget, which the rest of it needs.
+        watched_until = min(
+            (run.first_audit_end or started_at) + min(_MIN_WATCH_S, horizon_s),
+            started_at + self.settings.timeout_s * _WATCH_SHARE_OF_BUDGET,
+        )
+        await self._watch_states(session, run, deadline=max(started_at + horizon_s, watched_until))
         signals = await self._crash_aware(session, session.probe("lateSignals"))
-        # A page still changing itself at the horizon is watched for at least a while after its
-        # first audit, however late a loaded machine finished that audit.
-        watched_until = (run.first_audit_end or started_at) + min(_MIN_WATCH_S, horizon_s)
-        if (signals["mutated"] or signals["styles_changed"]) and time.perf_counter() < watched_until:
-            await self._watch_states(session, run, deadline=watched_until)
-            signals = await self._crash_aware(session, session.probe("lateSignals"))
         run.horizon_ms = (time.perf_counter() - started_at) * 1000
         coverage = session.coverage[-1] if session.coverage else None
         unseen = coverage is not None and (coverage.frames_audited > 0 or coverage.closed_shadow_roots > 0)
@@ -772,7 +774,8 @@ class AsyncEvaluator:
         before it shows a failure. :data:`_CHANGING_STATES` bounds the count. They leave out
         colour contrast, which a page caught mid-change would fail in some runs and not in others.
         """
-        look = False
+        # The page may have changed since the last audit, before the watch began: look first.
+        look = True
         while (remaining := deadline - time.perf_counter()) > 0:
             if run.states_audited >= _CHANGING_STATES:
                 async with self._admission.idle():
@@ -783,17 +786,24 @@ class AsyncEvaluator:
                     await asyncio.sleep(min(rest, remaining))
                 look = True
                 continue
+            position, session.position = session.position, -1
             async with self._admission.idle():
-                changed, audited = await self._crash_aware(
-                    session, session.next_state(int(remaining * 1000), look=look)
+                state = await self._crash_aware(
+                    session,
+                    session.next_state(int(remaining * 1000), look=look, audit="changing", disable=_MID_CHANGE_RULES),
                 )
+            session.position = position
             look = False
-            if not changed or audited:
+            if state == "audited":
+                took = session.inline_audit_ms / 1000
+                run.axe_ms += session.inline_audit_ms
+            elif state == "new":
+                started = time.perf_counter()
+                await self._audit_unchecked(session, run, "changing", disable=_MID_CHANGE_RULES)
+                took = time.perf_counter() - started
+            else:
                 continue
-            started = time.perf_counter()
-            await self._audit_unchecked(session, run, "changing", disable=_MID_CHANGE_RULES)
             run.states_audited += 1
-            took = time.perf_counter() - started
             run.watch_rests_until = time.perf_counter() + took * (1 - _CHANGING_DUTY) / _CHANGING_DUTY
 
     def _expected_s(self, case: Case | None, html: str) -> float:

@@ -19,7 +19,13 @@ from typing import Any, TypeVar
 
 from playwright.async_api import BrowserContext, CDPSession, FloatRect, Page, Route
 
-from lm_eval_a11y.audit import PARSE_CUT_SHORT, AuditPart, audit_document, may_have_closed_shadow_roots
+from lm_eval_a11y.audit import (
+    PARSE_CUT_SHORT,
+    AuditPart,
+    audit_document,
+    has_closed_roots,
+    may_have_closed_shadow_roots,
+)
 from lm_eval_a11y.browser import user_agent_override
 from lm_eval_a11y.observation import AxeFinding, AxeNode
 
@@ -670,6 +676,8 @@ class Session:
         self.axe_positions: list[int] = []
         # What each axe run reached and could not reach, in the order of axe_runs.
         self.coverage: list[AuditPart] = []
+        # How long the last audit made by next_state took in the page.
+        self.inline_audit_ms = 0.0
         self._may_have_closed_roots = may_have_closed_shadow_roots(html)
 
     @property
@@ -711,11 +719,19 @@ class Session:
         """Audit the page as it is now: its document, frames and closed shadow roots (see
         :mod:`lm_eval_a11y.audit`); what could not be audited is kept in :attr:`coverage`.
         ``disable`` names axe rules left out of this run."""
+        part = await audit_document(
+            self._tab, self._axe_options(disable), look_for_closed_roots=self._may_have_closed_roots
+        )
+        return await self._record_axe(state, part)
+
+    def _axe_options(self, disable: tuple[str, ...]) -> dict[str, Any]:
         options = self._settings.axe_options
         if disable:
             rules = {**options.get("rules", {}), **{rule: {"enabled": False} for rule in disable}}
             options = {**options, "rules": rules}
-        part = await audit_document(self._tab, options, look_for_closed_roots=self._may_have_closed_roots)
+        return options
+
+    async def _record_axe(self, state: str, part: AuditPart) -> dict[str, Any]:
         result = part.result
         heap = result.pop("heap", None)
         self.axe_runs.append((state, result))
@@ -772,22 +788,52 @@ class Session:
             self.settle_stalls += 1
         return reply["value"]
 
-    async def next_state(self, within_ms: int, *, look: bool = False) -> tuple[bool, bool]:
+    async def next_state(
+        self, within_ms: int, *, look: bool = False, audit: str | None = None, disable: tuple[str, ...] = ()
+    ) -> str:
         """Wait up to ``within_ms`` for the page to change its document or its style sheets; after
-        a change, let it settle as :meth:`settle` does. Returns ``(changed, audited)``: whether it
-        changed, and whether an axe run has seen the state it settled in whole. One round trip,
-        so that an audit of a new state can start at once. ``look``: a page already in a state no
-        audit has seen whole counts as changed, without waiting."""
+        a change, let it settle as :meth:`settle` does. ``look``: a page already in a state no
+        audit has seen whole counts as changed, without waiting.
+
+        With ``audit`` (a state name), a new state of a page without frames is audited in the
+        same call (without the rules ``disable`` names) and recorded as :meth:`run_axe` records
+        its runs: all in one round trip, so that a page that shows a state only briefly has not
+        left it before the audit. A page that holds closed shadow roots by then (searched for
+        after the audit, where the markup can make them) is left to :meth:`run_axe`, which opens
+        them.
+
+        Returns ``"unchanged"``, ``"seen"`` (an axe run has seen the state it settled in whole),
+        ``"audited"`` (audited in this call) or ``"new"`` (a state no audit has seen, not audited
+        here: a page with frames or closed shadow roots, audited by :meth:`run_axe`)."""
         cap = 0 if self.restless else SETTLE_CAP_MS
-        reply = await self.probe("nextChange", max(int(within_ms), 0), max(int(self._settings.settle_ms), 0), cap, look)
+        inline = audit is not None and self._tab.frame_count() == 0
+        reply = await self.probe(
+            "nextChange",
+            max(int(within_ms), 0),
+            max(int(self._settings.settle_ms), 0),
+            cap,
+            look,
+            self._axe_options(disable) if inline else None,
+        )
         if not reply["changed"]:
-            return False, False
+            return "unchanged"
         self._epoch += 1
         if reply["restless"]:
             self.restless = True
         if reply["stalled"]:
             self.settle_stalls += 1
-        return True, bool(reply["audited"])
+        if reply["audited"]:
+            return "seen"
+        report = reply.get("report")
+        # A frame the page added meanwhile, or a closed shadow root, was not audited: then the
+        # caller audits it all.
+        if report is None or audit is None or self._tab.frame_count() != 0:
+            return "new"
+        if self._may_have_closed_roots and await has_closed_roots(self._tab):
+            return "new"
+        self.inline_audit_ms = float(reply.get("audit_ms", 0.0))
+        await self._record_axe(audit, AuditPart(result=report))
+        return "audited"
 
     async def eventually(self, condition: Callable[[], Awaitable[_T]], within_ms: int = SETTLE_CAP_MS) -> _T:
         """Ask ``condition`` until its answer is truthy or ``within_ms`` have passed; return the

@@ -40,10 +40,25 @@ _DECOYS_THEN_FLASH = (
     " const tick = setInterval(() => { counter.textContent = String(++n); if (n === 12) clearInterval(tick); }, 60);"
     + _FLASH.replace("300);", "900);").replace("1800);", "2400);")
 )
+# The same failures shown at once, before the watch begins, and removed 1.2 s later: the first
+# change the watch sees takes the page back to the state the first audit saw.
+_SHOWN_BEFORE_THE_WATCH = _FLASH.replace("}, 300);", "}, 0);").replace("1800);", "1200);")
+# The same failures inside a closed shadow root, shown 300 ms after the first audit for 1.5 s:
+# an audit in the page does not see into it, the audit that opens closed roots does.
+_FLASH_CLOSED = (
+    "setTimeout(() => { const host = document.createElement('div'); host.id = 'host';"
+    " document.getElementById('slot').append(host); host.attachShadow({ mode: 'closed' }).innerHTML ="
+    " '<img src=\"data:image/gif;base64,R0lGODlhAQABAAAAACw=\" width=20 height=20><input type=text>'; }, 300);"
+    " setTimeout(() => { document.getElementById('host').remove(); }, 1800); true"
+)
 TICKER = Path(__file__).resolve().parent / "pages" / "pass-late-ticker.html"
 
 
-@pytest.mark.parametrize("script", [_FLASH, _DECOYS_THEN_FLASH], ids=["flash", "decoys-then-flash"])
+@pytest.mark.parametrize(
+    "script",
+    [_FLASH, _DECOYS_THEN_FLASH, _SHOWN_BEFORE_THE_WATCH, _FLASH_CLOSED],
+    ids=["flash", "decoys-then-flash", "shown-before-the-watch", "flash-in-a-closed-shadow-root"],
+)
 def test_failures_shown_only_between_the_two_audits_are_found(monkeypatch: pytest.MonkeyPatch, script: str) -> None:
     real = Session.run_axe
 
