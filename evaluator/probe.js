@@ -468,13 +468,23 @@
   // animations), 'stalled' when the safety bound stopped it, 'settled' otherwise.
   async function settle(ms, capMs) {
     const start = performance.now();
+    // The finite animations already running (the one the action just started among them): one
+    // that ends while react() waits leaves getAnimations() by the clock before its end event is
+    // dispatched, and the loop below would never see it. Watched from here, its event is waited
+    // for like the others'. (Finished ones are left out: their events went out long ago.)
+    const ends = new EndEvents();
+    for (const animation of document.getAnimations()) {
+      if (animation.playState === 'running' && animation.effect &&
+        Number.isFinite(animation.effect.getComputedTiming().endTime)) {
+        ends.watch(animation);
+      }
+    }
     await react(ms);
     const cap = Math.max(capMs === undefined ? DEFAULT_ANIMATION_CAP_MS : capMs, 0);
     const deadline = start + WALL_CAPS * cap;
     // Animations the page started while this settle waited: a slow machine stretches a settle,
     // a ticker keeps starting new animations; only the ticker is restless.
     const seen = new Set(document.getAnimations());
-    const ends = new EndEvents();
     const waited = (animation) => ends.watch(animation);
     let started = 0;
     for (let left = animationTimeLeft(cap, deadline, waited); left > 0; left = animationTimeLeft(cap, deadline, waited)) {
