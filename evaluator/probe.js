@@ -473,12 +473,13 @@
     // dispatched, and the loop below would never see it. Watched from here, its event is waited
     // for like the others'. (Finished ones are left out: their events went out long ago.)
     const ends = new EndEvents();
-    for (const animation of document.getAnimations()) {
+    const watchFinite = (animation) => {
       if (animation.playState === 'running' && animation.effect &&
         Number.isFinite(animation.effect.getComputedTiming().endTime)) {
         ends.watch(animation);
       }
-    }
+    };
+    document.getAnimations().forEach(watchFinite);
     await react(ms);
     const cap = Math.max(capMs === undefined ? DEFAULT_ANIMATION_CAP_MS : capMs, 0);
     const deadline = start + WALL_CAPS * cap;
@@ -494,6 +495,8 @@
         if (!seen.has(animation)) {
           seen.add(animation);
           fresh = true;
+          // Started while the last wait ran: its end event, too, is waited for if it ends.
+          watchFinite(animation);
         }
       }
       started += fresh ? 1 : 0;
