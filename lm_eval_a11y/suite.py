@@ -163,6 +163,10 @@ def _read(path: Path) -> Any:
         raise SuiteError(f"{path}: cannot be read ({err.strerror or err})") from None
     try:
         return yaml.load(text, Loader=_StrictLoader)
+    except yaml.MarkedYAMLError as err:
+        mark = err.problem_mark
+        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
+        raise SuiteError(f"{path}: is not valid YAML: {where}{err.problem or err}") from None
     except yaml.YAMLError as err:
         raise SuiteError(f"{path}: is not valid YAML ({' '.join(str(err).split())})") from None
 

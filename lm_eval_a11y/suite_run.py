@@ -117,7 +117,8 @@ def refuse_unavailable_modes(suite: Suite) -> None:
         modes = sorted({c.settings.mode for c in waiting})
         ids = ", ".join(c.id for c in waiting[:5]) + (" ..." if len(waiting) > 5 else "")
         raise ModeNotAvailableError(
-            f"{suite.path}: mode {' and '.join(modes)} is not available yet in this version of lm-eval-a11y "
+            f"{suite.path}: {'mode' if len(modes) == 1 else 'modes'} {' and '.join(modes)} "
+            f"{'is' if len(modes) == 1 else 'are'} not available yet in this version of lm-eval-a11y "
             f"(case(s) {ids}); only reference mode runs. `a11y-eval suite check {suite.path}` validates the file."
         )
 
