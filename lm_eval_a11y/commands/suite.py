@@ -13,10 +13,14 @@ import json
 import os
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lm_eval_a11y.cli import EXIT_FAIL, EXIT_OK, UsageError, add_pool_options, say
+
+if TYPE_CHECKING:
+    from lm_eval_a11y.suite import Suite
 
 
 def register(sub: Any) -> None:
@@ -52,7 +56,8 @@ def register(sub: Any) -> None:
     check.set_defaults(handler=check_suites)
 
 
-def _load(path: Path) -> Any:
+def _load(path: Path) -> Suite:
+    # Imported here, not at the top: building the parser for any command must stay cheap.
     from lm_eval_a11y.suite import SuiteError, load_suite
 
     try:
@@ -61,7 +66,7 @@ def _load(path: Path) -> Any:
         raise UsageError(str(err)) from None
 
 
-def _only(suite: Any, wanted: str) -> Any:
+def _only(suite: Suite, wanted: str) -> Suite:
     """The suite restricted to the ``--cases`` ids, each of which must be in it."""
     from dataclasses import replace
 
@@ -75,9 +80,22 @@ def _only(suite: Any, wanted: str) -> Any:
     return replace(suite, cases=tuple(c for c in suite.cases if c.id in ids))
 
 
-def _describe(suite: Any) -> str:
+def _describe(suite: Suite) -> str:
     modes = " and ".join(suite.modes)
     return f"suite {suite.name} ({suite.path}): {len(suite.cases)} case(s), {modes} mode"
+
+
+def _plain(value: object) -> str:
+    """A stated expectation as written in YAML: 60000 rather than 60000.0, lists without quotes."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, list):
+        return "[" + ", ".join(_plain(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_plain(v)}" for k, v in value.items()) + "}"
+    return str(value)
 
 
 def check_suites(args: argparse.Namespace) -> int:
@@ -86,14 +104,14 @@ def check_suites(args: argparse.Namespace) -> int:
         say(f"OK  {_describe(suite)}")
         for case in suite.cases:
             s = case.settings
-            stated = ", ".join(f"{k}={v}" for k, v in s.expect.stated().items()) or "every trial passes"
+            stated = ", ".join(f"{k}={_plain(v)}" for k, v in s.expect.stated().items()) or "every trial passes"
             say(f"    {case.id}: {s.mode}, trials {s.trials}; expect {stated}")
         for note in suite.notes:
             say(f"    note: {note}")
     return EXIT_OK
 
 
-def _progress(name: str) -> Any:
+def _progress(name: str) -> Callable[[int, int], None]:
     """Print on stderr at every tenth of the run, so a long run shows it is alive without flooding."""
     shown = -1
 
