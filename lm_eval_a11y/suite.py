@@ -520,6 +520,19 @@ def parse_suite(data: Any, path: Path, cases: Sequence[Case] | None = None) -> S
         )
     if model is not None and not needs_model:
         notes.append("the model block is not used: every case runs in reference mode")
+    base = CaseSettings()
+    unused = [
+        c.id
+        for c in resolved
+        if c.settings.mode == "reference"
+        and (
+            c.settings.pricing is not None
+            or (c.settings.instructions, c.settings.theme) != (base.instructions, base.theme)
+        )
+    ]
+    if unused:
+        shown = ", ".join(unused[:5]) + (" ..." if len(unused) > 5 else "")
+        notes.append(f"pricing, instructions and theme are not used in reference mode (case(s) {shown})")
     return Suite(Path(path), name, description.strip(), model, tuple(resolved), tuple(notes))
 
 

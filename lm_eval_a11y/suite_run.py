@@ -38,6 +38,8 @@ __all__ = [
     "SuiteRun",
     "TrialRecord",
     "passing_examples",
+    "reference_plan",
+    "refuse_unavailable_modes",
     "run_reference",
     "suite_json",
     "trial_of",
@@ -123,6 +125,21 @@ def refuse_unavailable_modes(suite: Suite) -> None:
         )
 
 
+def reference_plan(suite: Suite) -> list[tuple[int, int, Example]]:
+    """Every evaluation of a reference run as (case index, round, example), in run order.
+
+    Raises before any browser starts: a mode this version cannot run, a case without a passing
+    page (:class:`SuiteError`), or a case whose examples do not load (``CaseError``)."""
+    refuse_unavailable_modes(suite)
+    plan: list[tuple[int, int, Example]] = []
+    for index, case in enumerate(suite.cases):
+        examples = passing_examples(case)
+        if not examples:
+            raise SuiteError(f"{suite.path}: case {case.id!r} has no passing example page to run in reference mode")
+        plan += [(index, r, e) for r in range(case.settings.trials) for e in examples]
+    return plan
+
+
 def _now() -> str:
     return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
@@ -133,14 +150,8 @@ def run_reference(
     """Evaluate every passing example of every case ``trials`` times and judge each case.
 
     ``evaluator`` belongs to the caller and is left open."""
-    refuse_unavailable_modes(suite)
     started, clock = _now(), time.monotonic()
-    plan: list[tuple[int, int, Example]] = []
-    for index, case in enumerate(suite.cases):
-        examples = passing_examples(case)
-        if not examples:
-            raise SuiteError(f"{suite.path}: case {case.id!r} has no passing example page to run in reference mode")
-        plan += [(index, r, e) for r in range(case.settings.trials) for e in examples]
+    plan = reference_plan(suite)
     pairs = [(suite.cases[i].case, example.html) for i, _, example in plan]
     names = [f"{suite.cases[i].id}-{example.name}-{r}" for i, r, example in plan]
     observations = evaluator.evaluate_many(pairs, names=names, progress=progress)

@@ -141,14 +141,15 @@ def _write_json(path: Path, data: dict[str, Any]) -> None:
 def run_suite(args: argparse.Namespace) -> int:
     from lm_eval_a11y.commands.score import writable_folder
     from lm_eval_a11y.evaluator import Evaluator, EvaluatorSettings
-    from lm_eval_a11y.suite_run import ModeNotAvailableError, refuse_unavailable_modes, run_reference, suite_json
+    from lm_eval_a11y.suite import SuiteError
+    from lm_eval_a11y.suite_run import reference_plan, run_reference, suite_json
 
     suite = _load(args.suite)
     if args.cases is not None:
         suite = _only(suite, args.cases)
     try:
-        refuse_unavailable_modes(suite)
-    except ModeNotAvailableError as err:
+        reference_plan(suite)  # every refusal before the browser starts
+    except SuiteError as err:
         raise UsageError(str(err)) from None
     out = writable_folder(args.out, "--out")
     for note in suite.notes:
@@ -169,6 +170,12 @@ def run_suite(args: argparse.Namespace) -> int:
         )
         for failed in case.outcome.failed:
             say(f"      {failed}")
+        failing = [r for r in case.trials if not r.trial.passed]
+        for record in failing[:3]:
+            why = record.reasons[0] if record.reasons else record.status
+            say(f"      trial {record.trial.label} failed: {why}")
+        if len(failing) > 3:
+            say(f"      ... and {len(failing) - 3} more failing trial(s) in {target}")
     t = result.totals
     say(
         f"{'PASSED' if result.passed else 'FAILED'}: {t.passed} of {t.total} case(s) met their expectations "

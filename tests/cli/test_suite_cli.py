@@ -10,6 +10,7 @@ self-test over every case, as CI does.
 from __future__ import annotations
 
 import json
+import shutil
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ import pytest
 from cli.support import usage_error
 from lm_eval_a11y.cases import load_cases, load_examples
 from lm_eval_a11y.cli import EXIT_FAIL, EXIT_OK, main
-from lm_eval_a11y.resources import suites_dir
+from lm_eval_a11y.resources import cases_dir, suites_dir
 
 SMALL = textwrap.dedent(
     """
@@ -120,6 +121,30 @@ def test_a_passing_suite_exits_0(small_suite: Path, tmp_path: Path, capsys: pyte
     assert result["passed"] is True and [c["id"] for c in result["cases"]] == ["breadcrumb"]
     rounds = sorted({t["round"] for t in result["cases"][0]["trials"]})
     assert rounds == [1, 2]
+
+
+def test_a_regressed_example_fails_the_reference_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A passing example that no longer passes (here: an image without alt text added to a copy of
+    the breadcrumb case) fails the default rule, and the summary says which trial and why."""
+    root = tmp_path / "cases"
+    shutil.copytree(cases_dir() / "breadcrumb", root / "breadcrumb")
+    page = root / "breadcrumb" / "examples" / "pass-ordered-list-current-link.html"
+    page.write_text(page.read_text(encoding="utf-8").replace("</body>", '<img src="chart.png">\n</body>'))
+    monkeypatch.setenv("A11Y_CASES_DIR", str(root))
+    suite = tmp_path / "one.yaml"
+    suite.write_text("name: one\ndefaults: {mode: reference}\ncases: [{id: breadcrumb}]\n", encoding="utf-8")
+    assert main(["suite", "run", str(suite), "--out", str(tmp_path / "run")]) == EXIT_FAIL
+    printed = capsys.readouterr().out
+    n = _passing("breadcrumb")
+    assert f"must_pass: expected every trial passes, got {n - 1} of {n} trials passed" in printed
+    assert "trial pass-ordered-list-current-link failed: axe image-alt: 1 node(s)" in printed
+    (case,) = _result(tmp_path / "run")["cases"]
+    failing = [t for t in case["trials"] if not t["passed"]]
+    assert [t["example"] for t in failing] == ["pass-ordered-list-current-link"]
+    # axe_rules holds best practices too: the image also sits outside every landmark (region).
+    assert failing[0]["axe_rules"] == ["image-alt", "region"] and failing[0]["axe_failures"] == 1
 
 
 def test_a_bad_suite_file_exits_2_naming_the_field(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

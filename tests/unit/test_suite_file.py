@@ -284,6 +284,11 @@ def test_a_reference_suite_may_carry_a_model_block_which_is_noted(tmp_path: Path
     assert suite.notes == ("the model block is not used: every case runs in reference mode",)
 
 
+def test_settings_reference_mode_does_not_use_are_noted(tmp_path: Path) -> None:
+    suite = load_suite(_write(tmp_path, ref("{id: link, theme: dark}, {id: breadcrumb}")))
+    assert suite.notes == ("pricing, instructions and theme are not used in reference mode (case(s) link)",)
+
+
 @pytest.mark.parametrize("name", ["self-test.yaml", "release-gate.yaml"])
 def test_the_shipped_suites_load(name: str) -> None:
     suite = load_suite(suites_dir() / name)
