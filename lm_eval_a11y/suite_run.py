@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
@@ -277,8 +277,3 @@ def suite_json(run: SuiteRun) -> dict[str, Any]:
         "environment": run.environment,
         "cases": [_case_json(c) for c in run.cases],
     }
-
-
-def failed_lines(run: CaseRun) -> Sequence[str]:
-    """Each failed expectation of a case as one readable line."""
-    return [str(f) for f in run.outcome.failed]
