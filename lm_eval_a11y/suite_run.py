@@ -1,15 +1,16 @@
 """Running a suite and writing its result (``suite.json``).
 
-Only reference mode runs in this version: each case's own passing example pages are evaluated,
-with no model, so the run is deterministic and free and serves as the benchmark's self-test. A
-reference *trial* is one evaluation of one passing example; ``trials: N`` evaluates every passing
-example N times (a case with 3 passing pages and ``trials: 2`` has 6 trials). Every page of the
-whole suite goes to one :class:`~lm_eval_a11y.evaluator.Evaluator` in one ``evaluate_many`` call,
-so the browser pool is kept busy across cases.
+This module holds the trial records every mode shares, reference mode itself, and the writer of
+suite.json. Model and repair modes, which generate through lm-eval's model classes, live in
+:mod:`lm_eval_a11y.suite_model`; a suite that mixes modes runs each part with its own code and
+the cases come back in the suite's order.
 
-Model and repair modes are parsed and validated (:mod:`lm_eval_a11y.suite`) but refused here with
-:class:`ModeNotAvailableError` rather than run in some reduced form: a release gate that claims
-to have run a model must have run it.
+In reference mode each case's own passing example pages are evaluated, with no model, so the run
+is deterministic and free and serves as the benchmark's self-test. A reference *trial* is one
+evaluation of one passing example; ``trials: N`` evaluates every passing example N times (a case
+with 3 passing pages and ``trials: 2`` has 6 trials). Every page of the reference cases goes to
+one :class:`~lm_eval_a11y.evaluator.Evaluator` in one ``evaluate_many`` call, so the browser pool
+is kept busy across cases.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
@@ -26,38 +27,45 @@ from lm_eval_a11y.cases import Example, load_examples
 from lm_eval_a11y.expectations import CaseOutcome, SuiteTotals, Trial, judge_case, suite_totals
 from lm_eval_a11y.observation import Observation
 from lm_eval_a11y.scoring import decided_violations, score_observation
-from lm_eval_a11y.suite import Suite, SuiteCase, SuiteError
+from lm_eval_a11y.suite import CaseSettings, Suite, SuiteCase, SuiteError
 
 if TYPE_CHECKING:
     from lm_eval_a11y.evaluator import Evaluator
 
 __all__ = [
     "FORMAT",
+    "REFERENCE_TASK",
     "CaseRun",
-    "ModeNotAvailableError",
     "SuiteRun",
     "TrialRecord",
+    "finish_run",
+    "now_utc",
     "passing_examples",
     "reference_plan",
-    "refuse_unavailable_modes",
+    "reference_trials",
     "run_reference",
     "suite_json",
     "trial_of",
+    "variant_task",
 ]
+
+REFERENCE_TASK = "reference"
+"""The task name of reference trials in the run's lm-eval style samples files."""
 
 FORMAT = "lm-eval-a11y-suite/1"
 """The layout version of suite.json (docs/suites.md); raised when a field changes meaning."""
 
-RUNNABLE_MODES: tuple[str, ...] = ("reference",)
-
-
-class ModeNotAvailableError(SuiteError):
-    """The suite asks for a mode this version cannot run yet (model, repair)."""
-
-
 @dataclass(frozen=True)
 class TrialRecord:
-    """One trial with where it came from (round and example page) and why it failed, if it did."""
+    """One trial with where it came from (round and example page) and why it failed, if it did.
+
+    ``status`` is the evaluation's (``ok``, ``timeout``, ``error``) or ``no-html`` when a model's
+    answer held no HTML document (nothing was evaluated). Model and repair trials also carry the
+    lm-eval side: ``task`` (the variant's task name in the samples files), the ``context`` sent,
+    the raw ``response`` and the sample ``record`` (schema ``lm-eval-a11y/sample@1``), so that the
+    run can be written as lm-eval output; ``generation_ms`` and ``evaluation_ms`` are the two
+    parts of ``trial.duration_ms`` (docs/suites.md says how generation time is shared out), and
+    ``repaired`` says whether a repair turn happened."""
 
     trial: Trial
     round: int
@@ -65,6 +73,13 @@ class TrialRecord:
     status: str
     error: str | None
     reasons: tuple[str, ...]
+    task: str | None = None
+    context: str | None = None
+    response: str | None = None
+    record: dict[str, Any] | None = None
+    generation_ms: float | None = None
+    evaluation_ms: float | None = None
+    repaired: bool = False
 
 
 @dataclass(frozen=True)
@@ -87,6 +102,22 @@ class SuiteRun:
     @property
     def passed(self) -> bool:
         return self.totals.failed == 0 and self.totals.total > 0
+
+
+def variant_task(settings: CaseSettings) -> str:
+    """The task name of a case's variant in the run's samples files and report columns.
+
+    A variant is the mode with the prompt variants that differ from the defaults, e.g. ``model``,
+    ``model_instructions-full`` or ``repair_instructions-minimal_dark-theme``: cases that share one
+    are one column of the report, so variants of the same cases stand side by side."""
+    if settings.mode == "reference":
+        return REFERENCE_TASK
+    parts = [settings.mode]
+    if settings.instructions != "none":
+        parts.append(f"instructions-{settings.instructions}")
+    if settings.theme != "default":
+        parts.append(f"{settings.theme}-theme")
+    return "_".join(parts)
 
 
 def passing_examples(case: SuiteCase) -> tuple[Example, ...]:
@@ -112,27 +143,16 @@ def trial_of(obs: Observation, label: str, round_: int = 1, example: str | None 
     return TrialRecord(trial, round_, example, obs.status, obs.error, score.reasons)
 
 
-def refuse_unavailable_modes(suite: Suite) -> None:
-    """Raise :class:`ModeNotAvailableError` when a case's mode cannot run in this version."""
-    waiting = [c for c in suite.cases if c.settings.mode not in RUNNABLE_MODES]
-    if waiting:
-        modes = sorted({c.settings.mode for c in waiting})
-        ids = ", ".join(c.id for c in waiting[:5]) + (" ..." if len(waiting) > 5 else "")
-        raise ModeNotAvailableError(
-            f"{suite.path}: {'mode' if len(modes) == 1 else 'modes'} {' and '.join(modes)} "
-            f"{'is' if len(modes) == 1 else 'are'} not available yet in this version of lm-eval-a11y "
-            f"(case(s) {ids}); only reference mode runs. `a11y-eval suite check {suite.path}` validates the file."
-        )
-
-
 def reference_plan(suite: Suite) -> list[tuple[int, int, Example]]:
-    """Every evaluation of a reference run as (case index, round, example), in run order.
+    """Every evaluation of the reference cases as (case index, round, example), in run order.
 
-    Raises before any browser starts: a mode this version cannot run, a case without a passing
-    page (:class:`SuiteError`), or a case whose examples do not load (``CaseError``)."""
-    refuse_unavailable_modes(suite)
+    Cases in other modes are skipped (they are run by :mod:`lm_eval_a11y.suite_model`). Raises
+    before any browser starts: a case without a passing page (:class:`SuiteError`), or a case
+    whose examples do not load (``CaseError``)."""
     plan: list[tuple[int, int, Example]] = []
     for index, case in enumerate(suite.cases):
+        if case.settings.mode != "reference":
+            continue
         examples = passing_examples(case)
         if not examples:
             raise SuiteError(f"{suite.path}: case {case.id!r} has no passing example page to run in reference mode")
@@ -140,39 +160,85 @@ def reference_plan(suite: Suite) -> list[tuple[int, int, Example]]:
     return plan
 
 
-def _now() -> str:
+def now_utc() -> str:
     return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def run_reference(
+def reference_trials(
     suite: Suite, evaluator: Evaluator, *, progress: Callable[[int, int], None] | None = None
-) -> SuiteRun:
-    """Evaluate every passing example of every case ``trials`` times and judge each case.
+) -> tuple[dict[int, list[TrialRecord]], dict[str, Any] | None]:
+    """The trials of the suite's reference cases (by case index) and the evaluation environment.
 
-    ``evaluator`` belongs to the caller and is left open."""
-    started, clock = _now(), time.monotonic()
+    Each trial carries a sample record of the page, so that a reference run can be written as
+    lm-eval output and shown in the HTML report like a model run."""
+    from lm_eval_a11y.dataset import case_rows
+    from lm_eval_a11y.extract import Extraction
+    from lm_eval_a11y.harness import build_record
+
     plan = reference_plan(suite)
+    if not plan:
+        return {}, None
     pairs = [(suite.cases[i].case, example.html) for i, _, example in plan]
     names = [f"{suite.cases[i].id}-{example.name}-{r}" for i, r, example in plan]
     observations = evaluator.evaluate_many(pairs, names=names, progress=progress)
-    per_case: list[list[TrialRecord]] = [[] for _ in suite.cases]
+    per_case: dict[int, list[TrialRecord]] = {}
     for (index, round_, example), obs in zip(plan, observations, strict=True):
-        label = example.name if suite.cases[index].settings.trials == 1 else f"{example.name}#{round_ + 1}"
-        per_case[index].append(trial_of(obs, label, round_ + 1, example.name))
-    runs = tuple(
-        CaseRun(case, tuple(records), judge_case([r.trial for r in records], case.settings.expect))
-        for case, records in zip(suite.cases, per_case, strict=True)
-    )
+        case = suite.cases[index]
+        label = example.name if case.settings.trials == 1 else f"{example.name}#{round_ + 1}"
+        record = build_record(
+            case_rows([case.case])[0], Extraction(example.html, True, False, "reference-example"), obs
+        )
+        base = trial_of(obs, label, round_ + 1, example.name)
+        per_case.setdefault(index, []).append(
+            replace(
+                base,
+                task=REFERENCE_TASK,
+                response=example.html,
+                record=record,
+                evaluation_ms=obs.timings.total_ms,
+            )
+        )
     environment = next((asdict(o.environment) for o in observations if o.environment is not None), None)
+    return per_case, environment
+
+
+def finish_run(
+    suite: Suite,
+    per_case: dict[int, list[TrialRecord]],
+    *,
+    started: str,
+    clock: float,
+    environment: dict[str, Any] | None,
+) -> SuiteRun:
+    """Judge every case on its trials and add the suite totals (a case with no trials fails)."""
+    runs = tuple(
+        CaseRun(
+            case,
+            tuple(per_case.get(i, [])),
+            judge_case([r.trial for r in per_case.get(i, [])], case.settings.expect),
+        )
+        for i, case in enumerate(suite.cases)
+    )
     return SuiteRun(
         suite=suite,
         cases=runs,
         totals=suite_totals([r.outcome for r in runs]),
         started_at=started,
-        finished_at=_now(),
+        finished_at=now_utc(),
         wall_s=time.monotonic() - clock,
         environment=environment,
     )
+
+
+def run_reference(
+    suite: Suite, evaluator: Evaluator, *, progress: Callable[[int, int], None] | None = None
+) -> SuiteRun:
+    """Evaluate every passing example of every reference case ``trials`` times and judge each case.
+
+    ``evaluator`` belongs to the caller and is left open."""
+    started, clock = now_utc(), time.monotonic()
+    per_case, environment = reference_trials(suite, evaluator, progress=progress)
+    return finish_run(suite, per_case, started=started, clock=clock, environment=environment)
 
 
 # ------------------------------------------------------------------------------ suite.json
@@ -208,6 +274,7 @@ def _case_json(run: CaseRun) -> dict[str, Any]:
         "trials_requested": settings.trials,
         "instructions": settings.instructions,
         "theme": settings.theme,
+        "variant": variant_task(settings),
         "expect": settings.expect.stated(),
         "passed": outcome.passed,
         "failed_checks": [
@@ -246,6 +313,9 @@ def _case_json(run: CaseRun) -> dict[str, Any]:
                 "output_tokens": record.trial.output_tokens,
                 "estimated_cost_usd": _finite(record.trial.estimated_cost_usd),
                 "first_try_passed": record.trial.first_try_passed,
+                "repaired": record.repaired,
+                "generation_ms": _finite(record.generation_ms),
+                "evaluation_ms": _finite(record.evaluation_ms),
             }
             for number, record in enumerate(run.trials)
         ],

@@ -3,8 +3,9 @@
 A passing suite exits 0; a genuine failing expectation exits 1 and is named on stdout and in
 suite.json (the link case's own passing pages built from ARIA links fail its best-practice check
 ``native-anchors``, so ``checks_must_pass: [native-anchors]`` cannot be met); a bad file exits 2
-naming the field; a model-mode suite is refused with exit 2. The last test runs the shipped
-self-test over every case, as CI does.
+naming the field, and so does a model class lm-eval does not have (model and repair runs
+themselves: tests/integration/test_suite_model.py). The last test runs the shipped self-test over
+every case, as CI does.
 """
 
 from __future__ import annotations
@@ -156,11 +157,14 @@ def test_a_bad_suite_file_exits_2_naming_the_field(tmp_path: Path, capsys: pytes
     assert not (tmp_path / "out").exists()
 
 
-def test_model_mode_is_refused_not_faked(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    gate = suites_dir() / "release-gate.yaml"
+def test_an_unknown_model_class_exits_2_before_anything_is_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    gate = tmp_path / "gate.yaml"
+    text = (suites_dir() / "release-gate.yaml").read_text(encoding="utf-8")
+    gate.write_text(text.replace("name: hf", "name: hf-typo"), encoding="utf-8")
     line = usage_error(["suite", "run", str(gate), "--out", str(tmp_path / "out")], capsys)
-    assert "modes model and repair are not available yet in this version" in line
-    assert "only reference mode runs" in line
+    assert f"{gate}: model.name: no lm-eval model class 'hf-typo'" in line
     assert not (tmp_path / "out").exists()
 
 
