@@ -361,6 +361,19 @@ def _verdict(turn: _Turn) -> tuple[bool, str, str | None, tuple[str, ...]]:
     return score.passed, turn.observation.status, turn.observation.error, score.reasons
 
 
+def _seed() -> None:
+    """The seeds lm-eval's ``simple_evaluate`` sets by default, so sampled trials repeat as a
+    task run's do. torch is seeded only when the backend already imported it (never imported
+    here just for this: an API model needs no torch)."""
+    import random
+
+    random.seed(0)
+    if "numpy" in sys.modules:
+        sys.modules["numpy"].random.seed(1234)
+    if "torch" in sys.modules:
+        sys.modules["torch"].manual_seed(1234)
+
+
 def _say(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
@@ -396,6 +409,7 @@ def model_trials(
         return {}, None
     chat = spec.apply_chat_template
     counter = token_counter(spec, lm)
+    _seed()
     rows = {i: case_rows([c.case])[0] for i, c in enumerate(suite.cases)}
 
     def case_of(plan: _Plan) -> SuiteCase:
