@@ -329,6 +329,17 @@ def _expectation(f: _Fields, name: str, value: Any, where: str) -> Any:
     return f.choice(value, where, REPAIR_POLICIES)
 
 
+def _variants(f: _Fields, value: Any, where: str, allowed: Sequence[str]) -> tuple[str, ...]:
+    """A prompt variant, or a list of them: a case then runs once per variant (and per
+    combination with the other setting's list), so one report shows them side by side."""
+    if isinstance(value, list):
+        chosen = f.strings(value, where)
+        for index, item in enumerate(chosen):
+            f.choice(item, f"{where}[{index}]", allowed)
+        return chosen
+    return (f.choice(value, where, allowed),)
+
+
 @dataclass(frozen=True)
 class _Stated:
     """A setting as written at one place in the file, with that place for later errors."""
@@ -348,10 +359,8 @@ def _settings(f: _Fields, data: Mapping[str, Any], where: str) -> dict[str, _Sta
             out[key] = _Stated(f.whole(value, at, 1, MAX_TRIALS), at)
         elif key == "mode":
             out[key] = _Stated(f.choice(value, at, MODES), at)
-        elif key == "instructions":
-            out[key] = _Stated(f.choice(value, at, INSTRUCTIONS), at)
-        elif key == "theme":
-            out[key] = _Stated(f.choice(value, at, THEMES), at)
+        elif key in ("instructions", "theme"):
+            out[key] = _Stated(_variants(f, value, at, INSTRUCTIONS if key == "instructions" else THEMES), at)
         elif key == "pricing":
             out[key] = _Stated(_pricing(f, value, at), at)
         else:
@@ -362,8 +371,9 @@ def _settings(f: _Fields, data: Mapping[str, Any], where: str) -> dict[str, _Sta
     return out
 
 
-def _resolve(f: _Fields, case: Case, stated: dict[str, _Stated], entry: int) -> CaseSettings:
-    """A case's settings from what was stated for it, checked against the case and its mode."""
+def _resolve(f: _Fields, case: Case, stated: dict[str, _Stated], entry: int) -> list[CaseSettings]:
+    """A case's settings from what was stated for it, checked against the case and its mode: one
+    per prompt variant (``instructions: [none, full]`` gives two)."""
     base = CaseSettings()
     mode = stated["mode"].value if "mode" in stated else base.mode
     expect: dict[str, Any] = {}
@@ -411,14 +421,23 @@ def _resolve(f: _Fields, case: Case, stated: dict[str, _Stated], entry: int) -> 
             stated["expect.min_trial_pass_rate"].where,
             "contradicts must_pass: true (every trial passes); state one of the two",
         )
-    return CaseSettings(
-        trials=stated["trials"].value if "trials" in stated else base.trials,
-        mode=mode,
-        instructions=stated["instructions"].value if "instructions" in stated else base.instructions,
-        theme=stated["theme"].value if "theme" in stated else base.theme,
-        pricing=stated["pricing"].value if "pricing" in stated else None,
-        expect=Expectations(**expect),
-    )
+    instructions = stated["instructions"].value if "instructions" in stated else (base.instructions,)
+    themes = stated["theme"].value if "theme" in stated else (base.theme,)
+    if mode == "reference":  # the example pages are fixed: one run, and a note says the rest is unused
+        instructions = (next((i for i in instructions if i != base.instructions), base.instructions),)
+        themes = (next((t for t in themes if t != base.theme), base.theme),)
+    return [
+        CaseSettings(
+            trials=stated["trials"].value if "trials" in stated else base.trials,
+            mode=mode,
+            instructions=instruction,
+            theme=theme,
+            pricing=stated["pricing"].value if "pricing" in stated else None,
+            expect=Expectations(**expect),
+        )
+        for instruction in instructions
+        for theme in themes
+    ]
 
 
 # ------------------------------------------------------------------------------ selection
@@ -506,8 +525,9 @@ def parse_suite(data: Any, path: Path, cases: Sequence[Case] | None = None) -> S
                     "its own (that settles its settings) or narrow one of the selections",
                 )
     resolved = [
-        SuiteCase(by_id[case_id], _resolve(f, by_id[case_id], stated, index), index)
+        SuiteCase(by_id[case_id], settings, index)
         for case_id, (index, _, stated) in sorted(chosen.items(), key=lambda item: (item[1][0], item[0]))
+        for settings in _resolve(f, by_id[case_id], stated, index)
     ]
     notes: list[str] = []
     needs_model = [c for c in resolved if c.settings.mode in ("model", "repair")]

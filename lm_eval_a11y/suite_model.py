@@ -424,7 +424,7 @@ def model_trials(
         share = elapsed / len(plans_)
         log(f"suite {suite.name}: {len(answers)} {what} generated in {elapsed / 1000:.1f} s")
         extractions = [extract_html(a) for a in answers]
-        names = [f"{case_of(p).id}-{what.split()[0]}-{p.round}" for p in plans_]
+        names = [f"{case_of(p).id}-{tasks[k]}-{what.split()[0]}-{p.round}" for k, p in enumerate(plans_)]
         observations = _evaluate(evaluator, [case_of(p).case for p in plans_], extractions, names, progress)
         return [
             _Turn(c, a, e, o, share) for c, a, e, o in zip(contexts, answers, extractions, observations, strict=True)

@@ -114,7 +114,12 @@ def check_suites(args: argparse.Namespace) -> int:
         for case in suite.cases:
             s = case.settings
             stated = ", ".join(f"{k}={_plain(v)}" for k, v in s.expect.stated().items()) or "every trial passes"
-            say(f"    {case.id}: {s.mode}, trials {s.trials}; expect {stated}")
+            variant = (
+                ""
+                if (s.instructions, s.theme) == ("none", "default")
+                else f" (instructions {s.instructions}, theme {s.theme})"
+            )
+            say(f"    {case.id}: {s.mode}{variant}, trials {s.trials}; expect {stated}")
         for note in suite.notes:
             say(f"    note: {note}")
     return EXIT_OK

@@ -90,7 +90,10 @@ def run_suite(tmp_path: Path, text: str, capsys: pytest.CaptureFixture[str]) -> 
 
 
 def by_id(result: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    return {c["id"]: c for c in result["cases"]}
+    """Cases by id; a case run in several variants by ``id variant`` as well (the last one by id)."""
+    out = {c["id"]: c for c in result["cases"]}
+    out.update({f"{c['id']} {c['variant']}": c for c in result["cases"]})
+    return out
 
 
 DISCLOSURE_PASS = page("disclosure", "pass-aria-button")
@@ -119,7 +122,7 @@ def model_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
               - id: disclosure
                 expect: {{min_pass_at_k: {{2: 0.9}}, checks_must_pass: [trigger-is-button]}}
               - id: breadcrumb
-                theme: dark
+                theme: [default, dark]
                 expect: {{max_output_tokens: 5, max_p95_duration_ms: 600000}}
             """
         ),
@@ -141,7 +144,7 @@ def test_model_mode_fails_its_gate_with_a_readable_list(
     result = model_run["result"]
     cases = by_id(result)
     disclosure, breadcrumb = cases["disclosure"], cases["breadcrumb"]
-    assert result["passed"] is False and result["totals"]["failed"] == 2
+    assert result["passed"] is False and result["totals"]["failed"] == 3
     failed = [(f["name"], f["subject"]) for f in disclosure["failed_checks"]]
     assert failed == [("must_pass", None), ("checks_must_pass", "trigger-is-button")]
     assert disclosure["failed_checks"][0]["actual"] == "1 of 2 trials passed (failed: #2)"
@@ -149,7 +152,10 @@ def test_model_mode_fails_its_gate_with_a_readable_list(
     assert [f["name"] for f in breadcrumb["failed_checks"]] == ["max_output_tokens"]
     assert breadcrumb["failed_checks"][0]["actual"].endswith("output tokens at worst; over in 2 trial(s) (#1, #2)")
     assert disclosure["variant"] == "model_instructions-full"
-    assert breadcrumb["variant"] == "model_instructions-full_dark-theme"
+    assert [c["variant"] for c in result["cases"] if c["id"] == "breadcrumb"] == [
+        "model_instructions-full",
+        "model_instructions-full_dark-theme",
+    ]
 
 
 def test_model_mode_statistics(model_run: dict[str, Any]) -> None:
@@ -181,24 +187,27 @@ def test_model_mode_asks_as_the_task_does(model_run: dict[str, Any]) -> None:
     from lm_eval.api.instance import Instance
 
     seen = model_run["seen"]
-    assert len(seen) == 4 and all(isinstance(r, Instance) and r.request_type == "generate_until" for r in seen)
+    assert len(seen) == 6 and all(isinstance(r, Instance) and r.request_type == "generate_until" for r in seen)
     for request in seen:
         context, kwargs = request.args
         assert context.startswith("<|system|>\nMake the page accessible: follow WCAG 2.2 level AA")
         assert kwargs == {"until": [], "max_gen_toks": 4096, "do_sample": True, "temperature": SAMPLING_TEMPERATURE}
-    dark = [r.args[0] for r in seen if get_case("breadcrumb").prompt.strip() in r.args[0]]
-    assert len(dark) == 2 and all("Use a dark colour scheme" in c for c in dark)
+    breadcrumb = [r.args[0] for r in seen if get_case("breadcrumb").prompt.strip() in r.args[0]]
+    assert sorted("Use a dark colour scheme" in c for c in breadcrumb) == [False, False, True, True]
 
 
 def test_report_and_samples_of_a_suite_run(model_run: dict[str, Any]) -> None:
-    """The run is lm-eval output the report reads (one column per variant), and its report,
-    with the suite section, passes axe with zero violations."""
+    """The run is lm-eval output the report reads (one column per variant: breadcrumb in both
+    themes side by side), and its report, with the suite section, passes axe with zero violations."""
     out = model_run["out"]
-    series = load_runs([out / "lm-eval"])
-    assert sorted(s.task for s in series) == ["model_instructions-full", "model_instructions-full_dark-theme"]
-    for s in series:
-        assert len(s.samples) == 2 and all(x.tokens is not None for x in s.samples)
-        assert s.repeats == 2
+    series = {s.task: s for s in load_runs([out / "lm-eval"])}
+    assert sorted(series) == ["model_instructions-full", "model_instructions-full_dark-theme"]
+    assert (
+        sorted(x.case_id for x in series["model_instructions-full"].samples) == ["breadcrumb"] * 2 + ["disclosure"] * 2
+    )
+    assert [x.case_id for x in series["model_instructions-full_dark-theme"].samples] == ["breadcrumb"] * 2
+    for s in series.values():
+        assert all(x.tokens is not None for x in s.samples) and s.repeats == 2
     html = (out / "report.html").read_text(encoding="utf-8")
     assert 'id="suite"' in html and "fake-model-gate" in html and "max_output_tokens" in html
     with Evaluator(EvaluatorSettings(concurrency=1, timeout_s=120)) as ev:
@@ -212,7 +221,8 @@ def test_rescore_reads_a_suite_run(model_run: dict[str, Any], capsys: pytest.Cap
     out = model_run["out"]
     assert main(["rescore", str(out / "lm-eval"), "--from-observations", "--out", str(out / "rescored")]) == 0
     printed = capsys.readouterr().out
-    assert "model_instructions-full: 1 docs re-scored" in printed
+    assert "model_instructions-full: 2 docs re-scored" in printed
+    assert "model_instructions-full_dark-theme: 1 docs re-scored" in printed
     assert len(list((out / "rescored").glob("samples_*.jsonl"))) == 2
 
 

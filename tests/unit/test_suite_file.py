@@ -79,6 +79,9 @@ BAD = [
     ("unknown mode", model("defaults: {mode: replay}\n"), "defaults.mode", "model, reference, repair"),
     ("unknown instructions", ref("{id: link, instructions: some}"), f"{C0}.instructions", "none, minimal, full"),
     ("unknown theme", ref("{id: link, theme: light}"), f"{C0}.theme", "default, dark"),
+    ("unknown variant in a list", model("", "{id: link, instructions: [none, ful]}"), f"{C0}.instructions[1]", "full"),
+    ("empty variant list", model("", "{id: link, theme: []}"), f"{C0}.theme", "non-empty list"),
+    ("variant listed twice", model("defaults: {theme: [dark, dark]}\n"), "defaults.theme[1]", "listed twice"),
     ("unknown defaults key", model("defaults: {expects: {}}\n"), "defaults.expects", "did you mean 'expect'"),
     ("unknown expectation", link("min_pass_rate: 0.5"), f"{X0}.min_pass_rate", "allowed here"),
     ("expect not a mapping", ref("{id: link, expect: [must_pass]}"), X0, "must be a mapping"),
@@ -286,6 +289,30 @@ def test_a_reference_suite_may_carry_a_model_block_which_is_noted(tmp_path: Path
 
 def test_settings_reference_mode_does_not_use_are_noted(tmp_path: Path) -> None:
     suite = load_suite(_write(tmp_path, ref("{id: link, theme: dark}, {id: breadcrumb}")))
+    assert suite.notes == ("pricing, instructions and theme are not used in reference mode (case(s) link)",)
+
+
+def test_lists_of_prompt_variants_run_a_case_once_per_combination(tmp_path: Path) -> None:
+    """The same case asked with and without instructions, in both themes: four runs of it, side
+    by side, in the order the lists give."""
+    text = model(
+        "defaults: {instructions: [none, full], theme: [default, dark]}\n", "{id: link}, {id: breadcrumb, theme: dark}"
+    )
+    suite = load_suite(_write(tmp_path, text))
+    got = [(c.id, c.settings.instructions, c.settings.theme) for c in suite.cases]
+    assert got == [
+        ("link", "none", "default"),
+        ("link", "none", "dark"),
+        ("link", "full", "default"),
+        ("link", "full", "dark"),
+        ("breadcrumb", "none", "dark"),
+        ("breadcrumb", "full", "dark"),
+    ]
+
+
+def test_a_reference_case_runs_once_whatever_variants_it_lists(tmp_path: Path) -> None:
+    suite = load_suite(_write(tmp_path, ref("{id: link, instructions: [none, full]}")))
+    assert [c.id for c in suite.cases] == ["link"]
     assert suite.notes == ("pricing, instructions and theme are not used in reference mode (case(s) link)",)
 
 
