@@ -178,10 +178,11 @@ def test_bad_options_exit_2(small_suite: Path, tmp_path: Path, capsys: pytest.Ca
 
 
 def test_check_validates_the_shipped_suites(capsys: pytest.CaptureFixture[str]) -> None:
-    files = [str(suites_dir() / "self-test.yaml"), str(suites_dir() / "release-gate.yaml")]
+    files = [str(suites_dir() / name) for name in ("self-test.yaml", "release-gate.yaml", "smoke-model.yaml")]
     assert main(["suite", "check", *files]) == EXIT_OK
     printed = capsys.readouterr().out
     assert "OK  suite self-test" in printed and "OK  suite release-gate" in printed
+    assert "OK  suite smoke-model" in printed
     assert "modal-dialog: model, trials 10; expect min_trial_pass_rate=0.8" in printed
 
 

@@ -316,7 +316,7 @@ def test_a_reference_case_runs_once_whatever_variants_it_lists(tmp_path: Path) -
     assert suite.notes == ("pricing, instructions and theme are not used in reference mode (case(s) link)",)
 
 
-@pytest.mark.parametrize("name", ["self-test.yaml", "release-gate.yaml"])
+@pytest.mark.parametrize("name", ["self-test.yaml", "release-gate.yaml", "smoke-model.yaml"])
 def test_the_shipped_suites_load(name: str) -> None:
     suite = load_suite(suites_dir() / name)
     assert suite.cases
