@@ -120,18 +120,21 @@ def write_lm_eval_output(run: SuiteRun, out_dir: Path, model: ModelSpec | None =
     return written
 
 
-def write_report(out_dir: Path, suite_data: dict[str, Any], pricing: Sequence[tuple[float, float]] = ()) -> Path | None:
-    """``out_dir/report.html`` from the run's lm-eval output, with a section on the suite.
+def write_report(
+    out_dir: Path, suite_data: dict[str, Any], results: Sequence[Path], pricing: Sequence[tuple[float, float]] = ()
+) -> Path | None:
+    """``out_dir/report.html`` from this run's results files, with a section on the suite.
 
-    ``pricing`` holds the suite's distinct prices; when there is exactly one, the report's cost
-    columns use it for every model column. Returns None when there is nothing to report."""
+    Only ``results`` (what :func:`write_lm_eval_output` just wrote) are read, so an earlier run
+    left in the same folder never shows up as this one. ``pricing`` holds the suite's distinct
+    prices; when there is exactly one, the report's cost columns use it for every model column.
+    Returns None when there is nothing to report."""
     from lm_eval_a11y.pricing import ModelPrice, PriceTable
     from lm_eval_a11y.report import build_report, load_runs, render_report
 
-    folder = out_dir / LM_EVAL_FOLDER
-    if not folder.is_dir():
+    if not results:
         return None
-    series = load_runs([folder])
+    series = load_runs(list(results))
     table = None
     if len(set(pricing)) == 1:
         (price_in, price_out) = pricing[0]

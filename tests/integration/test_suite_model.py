@@ -200,7 +200,7 @@ def test_report_and_samples_of_a_suite_run(model_run: dict[str, Any]) -> None:
     """The run is lm-eval output the report reads (one column per variant: breadcrumb in both
     themes side by side), and its report, with the suite section, passes axe with zero violations."""
     out = model_run["out"]
-    series = {s.task: s for s in load_runs([out / "lm-eval"])}
+    series = {s.task: s for s in load_runs([out])}  # `a11y-eval report DIR` finds them
     assert sorted(series) == ["model_instructions-full", "model_instructions-full_dark-theme"]
     assert (
         sorted(x.case_id for x in series["model_instructions-full"].samples) == ["breadcrumb"] * 2 + ["disclosure"] * 2
@@ -219,7 +219,7 @@ def test_report_and_samples_of_a_suite_run(model_run: dict[str, Any]) -> None:
 
 def test_rescore_reads_a_suite_run(model_run: dict[str, Any], capsys: pytest.CaptureFixture[str]) -> None:
     out = model_run["out"]
-    assert main(["rescore", str(out / "lm-eval"), "--from-observations", "--out", str(out / "rescored")]) == 0
+    assert main(["rescore", str(out), "--from-observations", "--out", str(out / "rescored")]) == 0
     printed = capsys.readouterr().out
     assert "model_instructions-full: 2 docs re-scored" in printed
     assert "model_instructions-full_dark-theme: 1 docs re-scored" in printed
@@ -281,15 +281,16 @@ def test_repair_mode_rates(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
 
 
 def test_hostile_answers_are_failed_trials(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Empty, binary and prose answers: each a failed trial with a reason, none lost, no browser."""
+    """Empty, binary, missing and huge answers: each a failed trial with a reason, none lost."""
 
     class Hostile(LM):  # type: ignore[misc]
         def __init__(self, **_: Any) -> None:
             super().__init__()
 
         def generate_until(self, requests: list[Any]) -> list[Any]:
-            answers: list[Any] = ["", "\x00\ud800 \xff binary", None]
-            return [answers[i % 3] for i in range(len(requests))]
+            huge = "<!doctype html><p>" + "x" * 3_100_000
+            answers: list[Any] = ["", "\x00\ud800 \xff binary", None, huge]
+            return [answers[i % 4] for i in range(len(requests))]
 
         def loglikelihood(self, requests: list[Any]) -> list[tuple[float, bool]]:
             raise NotImplementedError
@@ -300,13 +301,14 @@ def test_hostile_answers_are_failed_trials(tmp_path: Path, capsys: pytest.Captur
     name = f"a11y-test-hostile-{next(_names)}"
     register_model(name)(Hostile)
     code, printed, result = run_suite(
-        tmp_path, f"name: hostile\nmodel: {{name: {name}}}\ncases: [{{id: breadcrumb, trials: 3}}]\n", capsys
+        tmp_path, f"name: hostile\nmodel: {{name: {name}}}\ncases: [{{id: breadcrumb, trials: 4}}]\n", capsys
     )
     assert code == EXIT_FAIL
     (case,) = result["cases"]
-    assert [t["status"] for t in case["trials"]] == ["no-html"] * 3
-    assert all(t["reasons"][0].startswith("no HTML document found") for t in case["trials"])
+    assert [t["status"] for t in case["trials"]] == ["no-html"] * 3 + ["error"]
+    assert all(t["reasons"][0].startswith("no HTML document found") for t in case["trials"][:3])
     assert case["trials"][0]["reasons"][0].endswith("(the response was empty)")
+    assert "above the limit of 3,000,000 bytes" in case["trials"][3]["error"]
     assert all(t["axe_failures"] is None and t["input_tokens"] is None for t in case["trials"])
     assert "trial #1 failed: no HTML document found" in printed
 
