@@ -25,6 +25,7 @@ the findings (:func:`repair_request`), and judges the page of that second answer
 
 from __future__ import annotations
 
+import json
 import math
 import sys
 import time
@@ -57,6 +58,7 @@ __all__ = [
     "ModelRunError",
     "TokenCount",
     "UnknownModelError",
+    "context_text",
     "gen_kwargs_for",
     "load_model",
     "merge_model_args",
@@ -175,12 +177,27 @@ def prompt_messages(case: Case, instructions: str, theme: str) -> list[dict[str,
     return ([{"role": "system", "content": system}] if system else []) + [{"role": "user", "content": prompt}]
 
 
-def render_context(lm: Any, messages: Sequence[Mapping[str, str]], chat: bool) -> str:
-    """The context string for lm-eval: the model's chat template, or the turns as plain text
+def render_context(lm: Any, messages: Sequence[Mapping[str, str]], chat: bool) -> Any:
+    """The context for lm-eval, as the backend wants it: whatever ``lm.apply_chat_template``
+    returns (a string for ``hf``; an API model returns a JSON string wrapper or the message list
+    and reads it back before sending), or, without a chat template, the turns as plain text
     separated by blank lines (an instruction before the prompt, as lm-eval puts a description)."""
     if chat:
-        return str(lm.apply_chat_template([dict(m) for m in messages]))
+        return lm.apply_chat_template([dict(m) for m in messages])
     return "\n\n".join(m["content"] for m in messages)
+
+
+def context_text(context: Any) -> str:
+    """A context as text, for records and token counts: the JSON of an API model's messages."""
+    if isinstance(context, str):
+        return context
+    prompt = getattr(context, "prompt", None)  # lm-eval's JsonChatStr
+    if isinstance(prompt, str):
+        return prompt
+    try:
+        return json.dumps(context, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return str(context)
 
 
 def _snippet(html: str) -> str:
@@ -299,7 +316,7 @@ def _as_text(value: Any) -> str:
 def _generate(
     lm: Any,
     docs: Sequence[dict[str, Any]],
-    contexts: Sequence[str],
+    contexts: Sequence[Any],
     gen_kwargs: Sequence[dict[str, Any]],
     tasks: Sequence[str],
 ) -> tuple[list[str], float]:
@@ -417,6 +434,7 @@ def model_trials(
 
     def turns(plans_: Sequence[_Plan], chats: Sequence[list[dict[str, str]]], what: str) -> list[_Turn]:
         contexts = [render_context(lm, m, chat) for m in chats]
+        texts = [context_text(c) for c in contexts]
         kwargs = [gen_kwargs_for(spec, case_of(p).settings.trials) for p in plans_]
         tasks = [variant_task(case_of(p).settings) for p in plans_]
         log(f"suite {suite.name}: generating {len(contexts)} {what} with {spec.name}")
@@ -426,9 +444,7 @@ def model_trials(
         extractions = [extract_html(a) for a in answers]
         names = [f"{case_of(p).id}-{tasks[k]}-{what.split()[0]}-{p.round}" for k, p in enumerate(plans_)]
         observations = _evaluate(evaluator, [case_of(p).case for p in plans_], extractions, names, progress)
-        return [
-            _Turn(c, a, e, o, share) for c, a, e, o in zip(contexts, answers, extractions, observations, strict=True)
-        ]
+        return [_Turn(c, a, e, o, share) for c, a, e, o in zip(texts, answers, extractions, observations, strict=True)]
 
     first = turns(plans, [[{"role": r, "content": c} for r, c in p.messages] for p in plans], "first answer(s)")
     repairs: dict[int, _Turn] = {}

@@ -20,6 +20,7 @@ from lm_eval_a11y.suite_model import (
     INSTRUCTIONS_TEXT,
     REPAIR_OPENING,
     UnknownModelError,
+    context_text,
     gen_kwargs_for,
     merge_model_args,
     model_class,
@@ -101,3 +102,19 @@ def test_the_repair_turn_names_what_failed() -> None:
 def test_the_repair_turn_for_an_answer_without_html() -> None:
     text = repair_request(None, "no-html", "no HTML document found in the response")
     assert text.startswith(REPAIR_OPENING) and "held no HTML document" in text and "```html" in text
+
+
+def test_an_api_models_chat_context_reaches_it_unchanged() -> None:
+    """lm-eval's API models return a JSON wrapper (or the message list) from their chat template
+    and read it back before sending: turning it into a string would send its repr."""
+    from lm_eval.models.api_models import JsonChatStr
+
+    class ApiLike:
+        def apply_chat_template(self, chat: list[dict[str, str]], add_generation_prompt: bool = True) -> JsonChatStr:
+            return JsonChatStr(json.dumps(chat))
+
+    messages = prompt_messages(get_case("breadcrumb"), "full", "default")
+    context = render_context(ApiLike(), messages, chat=True)
+    assert isinstance(context, JsonChatStr)
+    assert json.loads(context_text(context)) == messages
+    assert json.loads(context_text(list(messages))) == messages
