@@ -433,7 +433,13 @@ def model_trials(
         return suite.cases[plan.case_index]
 
     def turns(plans_: Sequence[_Plan], chats: Sequence[list[dict[str, str]]], what: str) -> list[_Turn]:
-        contexts = [render_context(lm, m, chat) for m in chats]
+        try:
+            contexts = [render_context(lm, m, chat) for m in chats]
+        except Exception as err:  # a model without a chat template, a template that refuses a role
+            raise ModelRunError(
+                f"the model's chat template could not be applied: {type(err).__name__}: {_first_line(err)} "
+                "(set model.apply_chat_template: false for a model without one)"
+            ) from err
         texts = [context_text(c) for c in contexts]
         kwargs = [gen_kwargs_for(spec, case_of(p).settings.trials) for p in plans_]
         tasks = [variant_task(case_of(p).settings) for p in plans_]

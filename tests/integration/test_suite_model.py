@@ -349,3 +349,23 @@ def test_a_model_that_cannot_load_is_an_exit_code_not_a_traceback(
     assert got == code, err
     assert words in err and "Traceback" not in err
     assert not (tmp_path / "out" / "suite.json").exists()
+
+
+def test_a_model_that_fails_while_generating_is_exit_3(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    class Failing(LM):  # type: ignore[misc]
+        def __init__(self, **_: Any) -> None:
+            super().__init__()
+
+        def generate_until(self, requests: list[Any]) -> list[str]:
+            raise RuntimeError("CUDA out of memory")
+
+        loglikelihood = loglikelihood_rolling = None  # never reached
+
+    name = f"a11y-test-failing-{next(_names)}"
+    register_model(name)(Failing)
+    suite = tmp_path / "suite.yaml"
+    suite.write_text(f"name: s\nmodel: {{name: {name}}}\ncases: [{{id: breadcrumb}}]\n", encoding="utf-8")
+    assert main(["suite", "run", str(suite), "--out", str(tmp_path / "out")]) == EXIT_ENVIRONMENT
+    err = capsys.readouterr().err
+    assert "the model failed while generating: RuntimeError: CUDA out of memory" in err
+    assert "Traceback" not in err and not (tmp_path / "out" / "suite.json").exists()
