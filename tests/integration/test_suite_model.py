@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from lm_eval.api.model import LM
 from lm_eval.api.registry import register_model
+from report.test_report_a11y import REPORT_CASE
 
 from lm_eval_a11y.cases import get_case, load_examples
 from lm_eval_a11y.cli import EXIT_ENVIRONMENT, EXIT_FAIL, main
@@ -210,11 +211,15 @@ def test_report_and_samples_of_a_suite_run(model_run: dict[str, Any]) -> None:
         assert all(x.tokens is not None for x in s.samples) and s.repeats == 2
     html = (out / "report.html").read_text(encoding="utf-8")
     assert 'id="suite"' in html and "fake-model-gate" in html and "max_output_tokens" in html
-    with Evaluator(EvaluatorSettings(concurrency=1, timeout_s=120)) as ev:
-        obs = ev.evaluate(None, html, name="suite-report")
+    with Evaluator(EvaluatorSettings(concurrency=1, timeout_s=180)) as ev:
+        obs = ev.evaluate(REPORT_CASE, html, name="suite-report")
     assert obs.status == "ok", obs.error
     found = [f"{f.rule_id}: {f.help}; {[n.target for n in f.nodes[:3]]}" for f in obs.axe.violations]
     assert found == [], "the suite report must pass axe-core, best practices included"
+    # The report's own keyboard checks: every link, summary and scrollable table reached, focus shown.
+    assert {c.id: c.outcome for c in obs.checks} == {"tab-reaches-everything": "pass", "focus-visible": "pass"}, [
+        c.message for c in obs.checks
+    ]
 
 
 def test_rescore_reads_a_suite_run(model_run: dict[str, Any], capsys: pytest.CaptureFixture[str]) -> None:
