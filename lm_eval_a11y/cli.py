@@ -43,6 +43,7 @@ _COMMANDS: tuple[str, ...] = (
     "lm_eval_a11y.commands.tasks_dir",
     "lm_eval_a11y.commands.rescore",
     "lm_eval_a11y.commands.dataset",
+    "lm_eval_a11y.commands.suite",
 )
 
 # C0 and C1 control characters (ESC, CSI, BEL, backspace, carriage return, newline...), and the

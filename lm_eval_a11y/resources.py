@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-__all__ = ["MissingResourceError", "axe_path", "cases_dir", "probe_path", "tasks_dir"]
+__all__ = ["MissingResourceError", "axe_path", "cases_dir", "probe_path", "suites_dir", "tasks_dir"]
 
 _PACKAGE = Path(__file__).resolve().parent
 _ASSETS = _PACKAGE / "_assets"
@@ -65,4 +65,12 @@ def tasks_dir() -> Path:
     found = _first(_ASSETS / "tasks", _CHECKOUT / "tasks")
     if found is None:
         raise MissingResourceError("the lm-eval task folder is missing; reinstall lm-eval-a11y")
+    return found
+
+
+def suites_dir() -> Path:
+    """The shipped example suites (``suites/*.yaml``: the self-test and a release gate)."""
+    found = _first(_ASSETS / "suites", _CHECKOUT / "suites")
+    if found is None:
+        raise MissingResourceError("the bundled suites are missing; reinstall lm-eval-a11y")
     return found

@@ -22,6 +22,7 @@ __all__ = [
     "decided_violations",
     "doc_metrics",
     "mean_stderr",
+    "nearest_rank",
     "pass_at_k",
     "percentile",
     "sample_metrics",
@@ -193,6 +194,23 @@ def percentile(values: Sequence[float], q: float) -> float:
     low = math.floor(pos)
     high = math.ceil(pos)
     return ordered[low] + (ordered[high] - ordered[low]) * (pos - low)
+
+
+def nearest_rank(values: Sequence[float], q: float) -> float:
+    """Nearest-rank percentile (q in (0, 100]): the smallest value with at least q % of the values
+    at or below it; NaN for no values.
+
+    Unlike :func:`percentile`, the answer is always one of the values observed, so a latency bound
+    such as "p95 under 60 s" is judged against a duration some trial really took, and with fewer
+    than 20 trials the p95 is the slowest trial rather than a number between two of them."""
+    if not 0 < q <= 100:
+        raise ValueError(f"nearest_rank q must be within (0, 100], got {q}")
+    if not values:
+        return math.nan
+    ordered = sorted(values)
+    # q * n first: 7 / 100 * 100 is 7.000000000000001, whose ceiling is 8.
+    rank = max(math.ceil(q * len(ordered) / 100), 1)
+    return ordered[rank - 1]
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ import json
 import math
 import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
@@ -215,10 +216,13 @@ def render_report(
     screenshot_budget: int | None = DEFAULT_SCREENSHOT_BUDGET,
     title: str = "Accessibility of generated HTML",
     generated: datetime | None = None,
+    suite: Mapping[str, Any] | None = None,
 ) -> str:
     """The report as one HTML document (text); ``out_path`` only anchors relative screenshot links.
 
-    ``screenshot_budget`` caps the bytes of embedded screenshots (see :func:`screenshot_modes`)."""
+    ``screenshot_budget`` caps the bytes of embedded screenshots (see :func:`screenshot_modes`).
+    ``suite`` is a suite run's ``suite.json`` data: the report then opens with the suite's
+    verdict, each case's trials, expectations met and failed, and repair and rescue rates."""
     out_dir = Path(out_path).resolve().parent
     modes, budget_note = screenshot_modes(report, screenshots, screenshot_budget)
     if budget_note is not None:
@@ -238,6 +242,7 @@ def render_report(
         patterns=PATTERNS,
         metrics=SUMMARY_METRICS,
         shots=shots,
+        suite=suite,
         version=__version__,
         generated=(generated or datetime.now(tz=timezone.utc)).strftime("%Y-%m-%d %H:%M UTC"),
     )

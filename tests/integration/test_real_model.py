@@ -91,3 +91,24 @@ def test_small_model_on_one_case(tmp_path: Path) -> None:
         assert all(c["message"] for c in checks)
     else:
         assert record["score"]["verdict"] == "fail"
+
+
+@pytest.mark.timeout(1800)
+def test_smoke_suite_on_the_bundled_model(tmp_path: Path) -> None:
+    """The README's suite command: model mode on the real model, which fails its gate (exit 1)
+    with a readable list, and leaves suite.json, the lm-eval style samples and report.html."""
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
+    repo = Path(__file__).resolve().parents[2]
+    out = tmp_path / "smoke-model"
+    command = [sys.executable, "-m", "lm_eval_a11y.cli", "suite", "run", str(repo / "suites" / "smoke-model.yaml")]
+    command += ["--out", str(out), "--cases", "disclosure", "--model-args", f"pretrained={_model_dir()}"]
+    done = subprocess.run(command, capture_output=True, text=True, env=env, check=False, timeout=1750)
+    assert done.returncode == 1, done.stderr[-3000:]
+    assert "FAIL  disclosure  0 of 1 trial(s) passed" in done.stdout
+    assert "must_pass: expected every trial passes, got 0 of 1 trials passed (failed: #1)" in done.stdout
+    result = json.loads((out / "suite.json").read_text(encoding="utf-8"))
+    (trial,) = result["cases"][0]["trials"]
+    assert trial["status"] in ("ok", "no-html", "timeout", "error")
+    assert trial["input_tokens"] > 50 and 0 < trial["output_tokens"] <= 1024
+    assert trial["generation_ms"] > 0 and (out / "report.html").is_file()
+    assert list((out / "lm-eval" / "model").glob("samples_model_instructions-full_*.jsonl"))

@@ -37,6 +37,9 @@ def test_wheel_carries_assets_and_resolves_them_when_installed(tmp_path: Path) -
     for case in cases:
         assert f"{assets}test_cases/{case}/checks.py" in names
     assert any(n.startswith(f"{assets}tasks/") and n.endswith(".yaml") for n in names)
+    suites = {p.name for p in (REPO / "suites").glob("*.yaml")}
+    assert "self-test.yaml" in suites
+    assert {f"{assets}suites/{name}" for name in suites} <= names
     assert not any("__pycache__" in n or "node_modules" in n for n in names)
 
     env = tmp_path / "venv"
@@ -51,15 +54,17 @@ def test_wheel_carries_assets_and_resolves_them_when_installed(tmp_path: Path) -
     )
     probe = (
         "import lm_eval_a11y, lm_eval_a11y.resources as r; "
-        "print(lm_eval_a11y.__file__); print(r.axe_path()); print(r.probe_path()); print(r.cases_dir())"
+        "print(lm_eval_a11y.__file__); print(r.axe_path()); print(r.probe_path()); print(r.cases_dir()); "
+        "print(r.suites_dir())"
     )
     done = subprocess.run(
         [str(python), "-c", probe], check=True, timeout=60, cwd=tmp_path, capture_output=True, text=True
     )
-    package, axe, probe_js, cases_dir = (Path(line) for line in done.stdout.split())
+    package, axe, probe_js, cases_dir, suites_dir = (Path(line) for line in done.stdout.split())
     installed = package.parent
     assert env in installed.parents, f"imported {package}, not the installed copy"
     assert axe == installed / "_assets" / "axe.min.js"
     assert probe_js == installed / "_assets" / "probe.js"
     assert cases_dir == installed / "_assets" / "test_cases"
+    assert suites_dir == installed / "_assets" / "suites"
     assert axe.read_bytes() == (REPO / "evaluator" / "node_modules" / "axe-core" / "axe.min.js").read_bytes()

@@ -1,0 +1,150 @@
+"""A suite run written the way lm-eval writes a run, so ``a11y-eval report`` and ``rescore`` read it.
+
+Every variant of the suite (mode, instructions, theme: :func:`~lm_eval_a11y.suite_run.variant_task`)
+is one lm-eval *task*: one ``samples_<variant>_<date>.jsonl`` with a line per case (its trials as
+the doc's repeats, their sample records in ``filtered_resps``) and an entry in one
+``results_<date>.json`` holding lm-eval's ``metric,a11y`` means and standard errors. Reference
+trials go to a folder of their own (``lm-eval/reference/``), model and repair trials to
+``lm-eval/model/``, so that the report names each column by what produced it. The layout is the
+one lm-eval 0.4.13 writes with ``--output_path --log_samples``; :mod:`lm_eval_a11y.report.loading`
+documents what is read from it.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from lm_eval_a11y import __version__
+from lm_eval_a11y.dataset import case_rows
+from lm_eval_a11y.suite import ModelSpec
+from lm_eval_a11y.suite_run import REFERENCE_TASK, CaseRun, SuiteRun, variant_task
+
+__all__ = ["LM_EVAL_FOLDER", "write_lm_eval_output", "write_report"]
+
+LM_EVAL_FOLDER = "lm-eval"
+"""The sub-folder of a suite's ``--out`` that holds its lm-eval style output."""
+
+
+def _line(doc_id: int, run: CaseRun, gen_kwargs: dict[str, Any] | None) -> dict[str, Any]:
+    from lm_eval_a11y.harness import process_results
+
+    row = case_rows([run.case.case])[0]
+    records = [r.record for r in run.trials if r.record is not None]
+    first = run.trials[0] if run.trials else None
+    context = None
+    if first is not None and first.record is not None:
+        earlier = (first.record.get("suite") or {}).get("first_try")
+        context = earlier.get("context") if isinstance(earlier, dict) else first.context
+    metrics = process_results(row, [records]) if records else {}
+    line: dict[str, Any] = {
+        "doc_id": doc_id,
+        "doc": row,
+        "target": "",
+        "arguments": {"gen_args_0": {"arg_0": context, "arg_1": gen_kwargs}} if context is not None else {},
+        "resps": [[r.response if r.response is not None else "" for r in run.trials if r.record is not None]],
+        "filtered_resps": [json.dumps(r, ensure_ascii=False) for r in records],
+        "filter": "a11y",
+        "metrics": sorted(metrics),
+    }
+    line.update(metrics)
+    return line
+
+
+def _stamp() -> str:
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H-%M-%S.%f")
+
+
+def write_lm_eval_output(run: SuiteRun, out_dir: Path, model: ModelSpec | None = None) -> list[Path]:
+    """Write the run's samples and results files under ``out_dir/lm-eval/``; the results files.
+
+    ``model`` is the model as run (with any ``--model-args`` applied); None for a reference run."""
+    from lm_eval_a11y.commands.rescore import aggregate
+    from lm_eval_a11y.suite_model import gen_kwargs_for
+
+    groups: dict[str, dict[str, list[CaseRun]]] = {}
+    for case_run in run.cases:
+        if not any(r.record is not None for r in case_run.trials):
+            continue
+        task = variant_task(case_run.case.settings)
+        group = "reference" if task == REFERENCE_TASK else "model"
+        groups.setdefault(group, {}).setdefault(task, []).append(case_run)
+    written: list[Path] = []
+    stamp = _stamp()
+    for group, tasks in groups.items():
+        folder = out_dir / LM_EVAL_FOLDER / group
+        folder.mkdir(parents=True, exist_ok=True)
+        spec = model if group == "model" else None
+        results: dict[str, Any] = {}
+        configs: dict[str, Any] = {}
+        for task, case_runs in tasks.items():
+            lines = []
+            for doc_id, case_run in enumerate(case_runs):
+                kwargs = None if spec is None else gen_kwargs_for(spec, case_run.case.settings.trials)
+                lines.append(_line(doc_id, case_run, kwargs))
+            path = folder / f"samples_{task}_{stamp}.jsonl"
+            with path.open("w", encoding="utf-8") as out:
+                for line in lines:
+                    out.write(json.dumps(line, ensure_ascii=False) + "\n")
+            results[task] = {"alias": task, **aggregate(lines)}
+            trials = max((c.case.settings.trials for c in case_runs), default=1)
+            configs[task] = {
+                "task": task,
+                "output_type": "generate_until",
+                "repeats": trials,
+                "generation_kwargs": None if spec is None else gen_kwargs_for(spec, trials),
+                "metadata": {"suite": run.suite.name, "variant": task},
+            }
+        data = {
+            "results": results,
+            "configs": configs,
+            "config": {
+                "model": "reference" if spec is None else spec.name,
+                "model_args": "" if spec is None else spec.args,
+                "batch_size": None if spec is None else spec.batch_size,
+                "device": None if spec is None else spec.device,
+            },
+            "model_name": "reference" if spec is None else spec.args or spec.name,
+            "date": time.time(),
+            "chat_template": None if spec is None else spec.apply_chat_template,
+            "a11y_eval_version": __version__,
+            "suite": {"name": run.suite.name, "file": str(run.suite.path)},
+        }
+        target = folder / f"results_{stamp}.json"
+        target.write_text(json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n", encoding="utf-8")
+        written.append(target)
+    return written
+
+
+def write_report(
+    out_dir: Path, suite_data: dict[str, Any], results: Sequence[Path], pricing: Sequence[tuple[float, float]] = ()
+) -> Path | None:
+    """``out_dir/report.html`` from this run's results files, with a section on the suite.
+
+    Only ``results`` (what :func:`write_lm_eval_output` just wrote) are read, so an earlier run
+    left in the same folder never shows up as this one. ``pricing`` holds the suite's distinct
+    prices; when there is exactly one, the report's cost columns use it for every model column.
+    Returns None when there is nothing to report."""
+    from lm_eval_a11y.pricing import ModelPrice, PriceTable
+    from lm_eval_a11y.report import build_report, load_runs, render_report
+
+    if not results:
+        return None
+    series = load_runs(list(results))
+    table = None
+    if len(set(pricing)) == 1:
+        (price_in, price_out) = pricing[0]
+        table = PriceTable("USD", (("*", ModelPrice(price_in, price_out)),))
+    target = out_dir / "report.html"
+    html = render_report(
+        build_report(series, table),
+        out_path=target,
+        title=f"Suite {suite_data['suite']['name']}: accessibility of generated HTML",
+        suite=suite_data,
+    )
+    target.write_text(html, encoding="utf-8")
+    return target
