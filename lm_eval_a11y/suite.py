@@ -32,6 +32,7 @@ from lm_eval_a11y.expectations import (
     TOKEN_AND_COST_EXPECTATIONS,
     Expectations,
 )
+from lm_eval_a11y.pricing import ModelPrice
 
 __all__ = [
     "INSTRUCTIONS",
@@ -40,7 +41,6 @@ __all__ = [
     "THEMES",
     "CaseSettings",
     "ModelSpec",
-    "Pricing",
     "Suite",
     "SuiteCase",
     "SuiteError",
@@ -80,20 +80,13 @@ class ModelSpec:
 
 
 @dataclass(frozen=True)
-class Pricing:
-    """Prices per million tokens in US dollars, for the estimated cost of each trial."""
-
-    input_per_million_usd: float
-    output_per_million_usd: float
-
-
-@dataclass(frozen=True)
 class CaseSettings:
     trials: int = 1
     mode: str = "model"
     instructions: str = "none"
     theme: str = "default"
-    pricing: Pricing | None = None
+    # Prices per million tokens in US dollars, for the estimated cost of each trial.
+    pricing: ModelPrice | None = None
     expect: Expectations = field(default_factory=Expectations)
 
 
@@ -284,12 +277,12 @@ def _model(f: _Fields, value: Any) -> ModelSpec | None:
     )
 
 
-def _pricing(f: _Fields, value: Any, where: str) -> Pricing:
+def _pricing(f: _Fields, value: Any, where: str) -> ModelPrice:
     data = f.mapping(value, where, _PRICING_KEYS)
     for key in _PRICING_KEYS:
         if key not in data:
             raise f.error(f"{where}.{key}", "is required (a price per million tokens in USD, 0 or more)")
-    return Pricing(
+    return ModelPrice(
         f.number(data["input_per_million_usd"], f"{where}.input_per_million_usd", 0),
         f.number(data["output_per_million_usd"], f"{where}.output_per_million_usd", 0),
     )

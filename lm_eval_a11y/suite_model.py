@@ -39,8 +39,9 @@ from lm_eval_a11y.expectations import Trial
 from lm_eval_a11y.extract import Extraction, extract_html
 from lm_eval_a11y.harness import build_record
 from lm_eval_a11y.observation import Observation
+from lm_eval_a11y.pricing import ModelPrice
 from lm_eval_a11y.scoring import decided_violations, generation_cost, score_observation
-from lm_eval_a11y.suite import ModelSpec, Pricing, Suite, SuiteCase
+from lm_eval_a11y.suite import ModelSpec, Suite, SuiteCase
 from lm_eval_a11y.suite_run import TrialRecord, variant_task
 from lm_eval_a11y.tokens import TokenizerUnavailableError, counter_for, parse_model_args, tokenizer_source
 
@@ -577,9 +578,9 @@ def _record(
     )
 
 
-def _cost(tokens_in: int | None, tokens_out: int | None, pricing: Pricing | None) -> float | None:
+def _cost(tokens_in: int | None, tokens_out: int | None, pricing: ModelPrice | None) -> float | None:
     """Estimated cost of a trial; None when a count or the prices are unknown."""
     if tokens_in is None or tokens_out is None or pricing is None:
         return None
-    cost = generation_cost(tokens_in, tokens_out, pricing.input_per_million_usd, pricing.output_per_million_usd)
+    cost = generation_cost(tokens_in, tokens_out, pricing.input_per_million, pricing.output_per_million)
     return cost if math.isfinite(cost) else None

@@ -21,6 +21,7 @@ from typing import Any
 
 from lm_eval_a11y import __version__
 from lm_eval_a11y.dataset import case_rows
+from lm_eval_a11y.pricing import ModelPrice
 from lm_eval_a11y.suite import ModelSpec
 from lm_eval_a11y.suite_run import REFERENCE_TASK, CaseRun, SuiteRun, variant_task
 
@@ -121,7 +122,7 @@ def write_lm_eval_output(run: SuiteRun, out_dir: Path, model: ModelSpec | None =
 
 
 def write_report(
-    out_dir: Path, suite_data: dict[str, Any], results: Sequence[Path], pricing: Sequence[tuple[float, float]] = ()
+    out_dir: Path, suite_data: dict[str, Any], results: Sequence[Path], pricing: Sequence[ModelPrice] = ()
 ) -> Path | None:
     """``out_dir/report.html`` from this run's results files, with a section on the suite.
 
@@ -129,7 +130,7 @@ def write_report(
     left in the same folder never shows up as this one. ``pricing`` holds the suite's distinct
     prices; when there is exactly one, the report's cost columns use it for every model column.
     Returns None when there is nothing to report."""
-    from lm_eval_a11y.pricing import ModelPrice, PriceTable
+    from lm_eval_a11y.pricing import PriceTable
     from lm_eval_a11y.report import build_report, load_runs, render_report
 
     if not results:
@@ -137,8 +138,7 @@ def write_report(
     series = load_runs(list(results))
     table = None
     if len(set(pricing)) == 1:
-        (price_in, price_out) = pricing[0]
-        table = PriceTable("USD", (("*", ModelPrice(price_in, price_out)),))
+        table = PriceTable("USD", (("*", pricing[0]),))
     target = out_dir / "report.html"
     html = render_report(
         build_report(series, table),

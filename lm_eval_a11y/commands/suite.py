@@ -261,9 +261,7 @@ def run_suite(args: argparse.Namespace) -> int:
     _write_json(target, data)
     results = write_lm_eval_output(result, out, suite.model)
     prices = [
-        (c.settings.pricing.input_per_million_usd, c.settings.pricing.output_per_million_usd)
-        for c in suite.cases
-        if c.settings.pricing is not None and c.settings.mode != "reference"
+        c.settings.pricing for c in suite.cases if c.settings.pricing is not None and c.settings.mode != "reference"
     ]
     report = write_report(out, data, results, prices)
     say(_describe(suite))

@@ -13,8 +13,9 @@ import pytest
 
 from lm_eval_a11y.cases import load_cases
 from lm_eval_a11y.expectations import Expectations
+from lm_eval_a11y.pricing import ModelPrice
 from lm_eval_a11y.resources import suites_dir
-from lm_eval_a11y.suite import Pricing, SuiteError, load_suite
+from lm_eval_a11y.suite import SuiteError, load_suite
 
 REF = "name: s\ndefaults: {mode: reference}\n"
 MODEL = "name: s\nmodel: {name: hf, args: pretrained=x}\n"
@@ -256,7 +257,7 @@ def test_settings_resolve_defaults_then_the_entry(tmp_path: Path) -> None:
     assert suite.model is not None and suite.model.gen_kwargs == (("max_gen_toks", 4096),)
     checkbox, dialog = suite.cases[0], suite.cases[-1]
     assert checkbox.settings.trials == 5 and checkbox.settings.instructions == "minimal"
-    assert checkbox.settings.pricing == Pricing(0.15, 0.6)
+    assert checkbox.settings.pricing == ModelPrice(0.15, 0.6)
     assert checkbox.settings.expect == Expectations(max_axe_failures=0, max_output_tokens=3000)
     assert (dialog.settings.trials, dialog.settings.theme, dialog.settings.instructions) == (10, "dark", "minimal")
     # expect merges key by key, and null drops a default for this case only.
