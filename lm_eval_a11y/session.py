@@ -782,11 +782,15 @@ class Session:
         cap = 0 if self.restless else max(int(cap_ms), 0)
         self._epoch += 1
         reply = await self.probe(function, *first, max(int(delay), 0), cap)
+        self._note_settle(reply)
+        return reply["value"]
+
+    def _note_settle(self, reply: dict[str, Any]) -> None:
+        """What a settle in the probe said of the page: restless from now on, or stalled."""
         if reply["restless"]:
             self.restless = True
         if reply.get("stalled"):
             self.settle_stalls += 1
-        return reply["value"]
 
     async def next_state(
         self, within_ms: int, *, look: bool = False, audit: str | None = None, disable: tuple[str, ...] = ()
@@ -818,10 +822,7 @@ class Session:
         if not reply["changed"]:
             return "unchanged"
         self._epoch += 1
-        if reply["restless"]:
-            self.restless = True
-        if reply["stalled"]:
-            self.settle_stalls += 1
+        self._note_settle(reply)
         if reply["audited"]:
             return "seen"
         report = reply.get("report")
