@@ -89,6 +89,11 @@ class CaseSettings:
     pricing: ModelPrice | None = None
     expect: Expectations = field(default_factory=Expectations)
 
+    @property
+    def generates(self) -> bool:
+        """The model writes this case's pages (model and repair mode), not its examples."""
+        return self.mode in ("model", "repair")
+
 
 @dataclass(frozen=True)
 class SuiteCase:
@@ -111,6 +116,11 @@ class Suite:
     model: ModelSpec | None
     cases: tuple[SuiteCase, ...]
     notes: tuple[str, ...] = ()
+
+    @property
+    def generates(self) -> bool:
+        """Some case needs the model."""
+        return any(c.settings.generates for c in self.cases)
 
     @property
     def modes(self) -> tuple[str, ...]:
@@ -523,7 +533,7 @@ def parse_suite(data: Any, path: Path, cases: Sequence[Case] | None = None) -> S
         for settings in _resolve(f, by_id[case_id], stated, index)
     ]
     notes: list[str] = []
-    needs_model = [c for c in resolved if c.settings.mode in ("model", "repair")]
+    needs_model = [c for c in resolved if c.settings.generates]
     if needs_model and model is None:
         first = needs_model[0]
         raise f.error(

@@ -420,7 +420,7 @@ def model_trials(
             ),
         )
         for i, case in enumerate(suite.cases)
-        if case.settings.mode in ("model", "repair")
+        if case.settings.generates
         for r in range(case.settings.trials)
     ]
     if not plans:

@@ -169,7 +169,7 @@ def _load_model(suite: Suite) -> Any:
     does not have; exit 3 (the model is not ready) when it does not load."""
     from lm_eval_a11y.suite_model import ModelLoadError, UnknownModelError, load_model
 
-    if suite.model is None or not any(c.settings.mode in ("model", "repair") for c in suite.cases):
+    if suite.model is None or not suite.generates:
         return None
     say(f"suite {suite.name}: loading the model {suite.model.name} ({suite.model.args})", file=sys.stderr)
     try:
@@ -228,7 +228,7 @@ def run_suite(args: argparse.Namespace) -> int:
         reference_plan(suite)  # every refusal before the browser or the model starts
     except SuiteError as err:
         raise UsageError(str(err)) from None
-    if suite.model is not None and any(c.settings.mode in ("model", "repair") for c in suite.cases):
+    if suite.model is not None and suite.generates:
         try:
             model_class(suite.model)
         except UnknownModelError as err:
@@ -260,9 +260,7 @@ def run_suite(args: argparse.Namespace) -> int:
     data = suite_json(result)
     _write_json(target, data)
     results = write_lm_eval_output(result, out, suite.model)
-    prices = [
-        c.settings.pricing for c in suite.cases if c.settings.pricing is not None and c.settings.mode != "reference"
-    ]
+    prices = [c.settings.pricing for c in suite.cases if c.settings.pricing is not None and c.settings.generates]
     report = write_report(out, data, results, prices)
     say(_describe(suite))
     _summary(result, target)
