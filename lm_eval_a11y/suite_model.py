@@ -30,7 +30,7 @@ import math
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from lm_eval_a11y.cases import Case
@@ -42,7 +42,7 @@ from lm_eval_a11y.observation import Observation
 from lm_eval_a11y.pricing import ModelPrice
 from lm_eval_a11y.scoring import decided_violations, generation_cost, score_observation
 from lm_eval_a11y.suite import ModelSpec, Suite, SuiteCase
-from lm_eval_a11y.suite_run import TrialRecord, variant_task
+from lm_eval_a11y.suite_run import TrialRecord, trial_of, variant_task
 from lm_eval_a11y.tokens import TokenizerUnavailableError, counter_for, parse_model_args, tokenizer_source
 
 if TYPE_CHECKING:
@@ -511,19 +511,17 @@ def _record(
     evaluation = [t.observation.timings.total_ms if t.observation is not None else 0.0 for t in turns]
     evaluation_ms = sum(evaluation)
     obs = final.observation
-    score = score_observation(obs) if obs is not None else None
     label = f"#{plan.round + 1}"
-    trial = Trial(
+    # What the final page showed, read as a reference trial reads it; no page: nothing seen.
+    seen = trial_of(obs, label).trial if obs is not None else Trial(passed=False, axe_failures=None, label=label)
+    trial = replace(
+        seen,
         passed=passed,
-        checks=() if obs is None else tuple((c.id, c.outcome) for c in obs.checks),
-        axe_rules=() if obs is None else tuple(sorted({f.rule_id for f in decided_violations(obs)})),
-        axe_failures=score.axe_failures if score is not None and obs is not None and obs.status == "ok" else None,
         duration_ms=generation_ms + evaluation_ms,
         input_tokens=tokens_in,
         output_tokens=tokens_out,
         estimated_cost_usd=cost,
         first_try_passed=first_passed if settings.mode == "repair" else None,
-        label=label,
     )
     record = build_record(row, final.extraction, obs)
     max_gen = gen_kwargs_for(spec, settings.trials).get("max_gen_toks")
