@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from lm_eval_a11y import __version__
-from lm_eval_a11y.admission import Admission
+from lm_eval_a11y.admission import Admission, SlotPool
 from lm_eval_a11y.audit import may_change_itself
 from lm_eval_a11y.browser import (
     CHROMIUM_ARGS,
@@ -133,8 +133,13 @@ class EvaluatorSettings:
     # How long after the navigation to a sample its own changes are still audited (_late_audit).
     late_horizon_ms: int = LATE_HORIZON_MS
     # Browser contexts for evaluations waiting out that horizon, beyond the ``concurrency`` that
-    # work at once (None: as many as ``concurrency``; 0: a waiting evaluation keeps its turn).
+    # work at once: at most this many (None: three times ``concurrency``; 0: a waiting evaluation
+    # keeps its turn). Up to ``concurrency`` of them are always open; more only while the
+    # browser's processes hold less than ``waiting_memory_mb``, and less than half of
+    # ``browser_memory_mb`` (admission.SlotPool), so that waiting pages never crowd the working
+    # ones into the watchdog's kills.
     waiting_slots: int | None = None
+    waiting_memory_mb: int = 768
     renderer_memory_mb: int = 1024
     browser_memory_mb: int = 3072
     # Run the browser in a memory cgroup of its own limited to browser_memory_mb +
@@ -144,8 +149,13 @@ class EvaluatorSettings:
 
     @property
     def slots(self) -> int:
-        """Browser contexts in all: those at work and those waiting (see admission.py)."""
-        return self.concurrency + (self.concurrency if self.waiting_slots is None else self.waiting_slots)
+        """Browser contexts at most: those at work and those waiting (see admission.py)."""
+        return self.concurrency + (3 * self.concurrency if self.waiting_slots is None else self.waiting_slots)
+
+    @property
+    def always_open(self) -> int:
+        """Browser contexts opened whatever the browser's memory: those at work, and as many waiting."""
+        return min(2 * self.concurrency, self.slots)
 
     def __post_init__(self) -> None:
         _require_int("concurrency", self.concurrency, 1)
@@ -163,6 +173,7 @@ class EvaluatorSettings:
             _require_int("waiting_slots", self.waiting_slots, 0)
         _require_int("renderer_memory_mb", self.renderer_memory_mb, 64)
         _require_int("browser_memory_mb", self.browser_memory_mb, self.renderer_memory_mb)
+        _require_int("waiting_memory_mb", self.waiting_memory_mb, 0)
         if len(self.viewport) != 2:
             raise ValueError(f"viewport must be (width, height), got {self.viewport!r}")
         for side in self.viewport:
@@ -185,6 +196,10 @@ class _Slot:
     uses: int = 0
     broken: bool = False
 
+    @staticmethod
+    def is_open(slot: _Slot) -> bool:
+        return slot.context is not None
+
 
 # How many characters of HTML one slot gets through per second, all work included, with every
 # core busy: a 690 KB page took 13 s in the benchmark at four slots on two cores. Only the order
@@ -193,6 +208,9 @@ _CHARS_PER_SECOND = 55_000
 # What a check that acts adds to an evaluation's wall time, before the case has run (a reload,
 # the key presses and their settling: 0.1-0.3 s in the same benchmark).
 _ACTING_CHECK_S = 0.2
+# What one more open page adds to the browser's memory until the watchdog's next reading shows
+# it: a small page's renderer with axe loaded held 55-65 MiB on the benchmark corpus.
+_CONTEXT_BYTES = 64 * 2**20
 # Below this size the time of a case's checks hardly depends on the page, so it is remembered.
 _SIZE_FREE_CHARS = 50_000
 
@@ -269,7 +287,7 @@ class AsyncEvaluator:
         self._probe_source = probe_path().read_text(encoding="utf-8")
         self._playwright: Any = None
         self._browser: Any = None
-        self._slots: asyncio.Queue[_Slot] | None = None
+        self._slots: SlotPool[_Slot] | None = None
         # At most `concurrency` evaluations work at once; those waiting out the late-change
         # horizon make room for others (admission.py) while keeping their slot.
         self._admission = Admission(self.settings.concurrency)
@@ -333,9 +351,23 @@ class AsyncEvaluator:
                 # Once only: after a browser restart, evaluations still hold slots of this queue
                 # and wait on it; a new queue would strand them. A slot's context from the old
                 # browser is replaced before its next use (_tab); one in use fails once.
-                self._slots = asyncio.Queue()
-                for _ in range(self.settings.slots):
-                    self._slots.put_nowait(_Slot())
+                self._slots = SlotPool(
+                    [_Slot() for _ in range(self.settings.slots)],
+                    always=self.settings.always_open,
+                    open=_Slot.is_open,
+                    room=self._memory_to_spare,
+                )
+
+    def _memory_to_spare(self) -> bool:
+        """Whether the browser may open one more context for a waiting evaluation: its processes
+        at the watchdog's last reading, plus what the contexts opened since will hold, stay below
+        ``waiting_memory_mb`` (and half of ``browser_memory_mb``). Without a reading, no."""
+        watchdog, pool = self._watchdog, self._slots
+        if watchdog is None or pool is None or watchdog.last_browser_bytes is None:
+            return False
+        coming = pool.opened_since(watchdog.last_reading_at) * _CONTEXT_BYTES
+        budget = min(self.settings.waiting_memory_mb, self.settings.browser_memory_mb // 2) * 2**20
+        return watchdog.last_browser_bytes + coming + _CONTEXT_BYTES <= budget
 
     def _launch_path(self, executable: Path) -> Path:
         """Chromium itself, or a script that starts it inside the evaluator's memory cgroup."""
@@ -514,7 +546,7 @@ class AsyncEvaluator:
         finally:
             self._waiting -= 1
         try:
-            slot = await self._slots.get()
+            slot = await self._slots.take()
         except BaseException:
             self._admission.leave()
             raise
@@ -544,9 +576,10 @@ class AsyncEvaluator:
             slot.broken = True
             status, error = "error", f"evaluator failure: {type(err).__name__}: {err}"
         finally:
-            if slot.broken:
+            # A context beyond those always open goes while the browser has no memory to spare.
+            if slot.broken or self._slots.crowded():
                 self._drop_context(slot)
-            self._slots.put_nowait(slot)
+            self._slots.give(slot)
             self._admission.leave()
         total_ms = ((finished or time.perf_counter()) - started) * 1000
         return self._observation(case, digest, size, run, status, error, total_ms, repairs)

@@ -102,6 +102,9 @@ class MemoryWatchdog:
     read: Callable[[int], int | None] = process_bytes
     kills: list[MemoryKill] = field(default_factory=list)
     peak_browser_bytes: int = 0
+    # The browser's total at the last reading, and when (time.monotonic()); None before the first.
+    last_browser_bytes: int | None = None
+    last_reading_at: float = 0.0
     _known: list[tuple[int, str]] = field(default_factory=list)
     # pid -> (bytes held, time.monotonic()) at the last reading, for the growth of each process.
     _last: dict[int, tuple[int, float]] = field(default_factory=dict)
@@ -176,6 +179,8 @@ class MemoryWatchdog:
         total = sum(held.values())
         total_expected = sum(expected.values())
         self.peak_browser_bytes = max(self.peak_browser_bytes, total)
+        if held:
+            self.last_browser_bytes, self.last_reading_at = total, now
         self._close = 2 * total_expected > self.browser_bytes or any(
             2 * expected[pid] > self.renderer_bytes for pid in killable
         )

@@ -177,7 +177,7 @@ def test_a_renderer_heap_left_full_of_garbage_is_collected(monkeypatch: pytest.M
         await ev.start()
         try:
             assert ev._slots is not None
-            tab = await ev._tab(await ev._slots.get())
+            tab = await ev._tab(await ev._slots.take())
             # A first page takes the renderer's first heap reading: a browser that rounds and
             # caches performance.memory would repeat that small reading from then on.
             await Session(tab, "<!doctype html><title>First</title><p>First page.</p>").open()
@@ -214,7 +214,7 @@ def test_a_document_the_new_document_script_missed_gets_the_probe_at_load() -> N
         await ev.start()
         try:
             assert ev._slots is not None
-            tab = await ev._tab(await ev._slots.get())
+            tab = await ev._tab(await ev._slots.take())
             assert tab._cdp is not None
             await tab._cdp.send("Page.removeScriptToEvaluateOnNewDocument", tab._new_document_script)
             html = '<!doctype html><html lang="en"><head><title>t</title></head><body><main>'
@@ -231,3 +231,47 @@ def test_a_document_the_new_document_script_missed_gets_the_probe_at_load() -> N
     assert tag == "input"
     assert {"image-alt", "label"} <= set(rules)
     assert isinstance(version, str) and version.startswith("4.")
+
+
+# A page with a script waits out the late-change horizon after its audit, holding its context.
+WAITING = """<!doctype html><html lang="en"><head><title>Waiting</title></head><body><main><h1>Waiting</h1>
+<p id="p">Text</p><script>document.getElementById('p').dataset.seen = '1';</script></main></body></html>"""
+
+
+@pytest.mark.parametrize(("waiting_memory_mb", "most"), [(0, 2), (1536, 4)])
+def test_contexts_for_waiting_pages_beyond_the_always_open_ones_open_only_while_memory_allows(
+    waiting_memory_mb: int, most: int
+) -> None:
+    """One page at work, three waiting slots: two contexts are always open; the other two only
+    while the browser's memory is below ``waiting_memory_mb``."""
+
+    async def scenario() -> tuple[int, list[str]]:
+        ev = AsyncEvaluator(
+            EvaluatorSettings(
+                concurrency=1, waiting_slots=3, late_horizon_ms=1500, timeout_s=10, waiting_memory_mb=waiting_memory_mb
+            )
+        )
+        try:
+            await ev.start()
+            await asyncio.sleep(0.6)  # the watchdog's first reading
+            peak = 0
+            done = asyncio.Event()
+
+            async def watch() -> None:
+                nonlocal peak
+                while not done.is_set():
+                    assert ev._slots is not None
+                    peak = max(peak, ev._slots.open_now)
+                    await asyncio.sleep(0.01)
+
+            watcher = asyncio.ensure_future(watch())
+            observations = await ev.evaluate_many([(None, WAITING)] * 6)
+            done.set()
+            await watcher
+            return peak, [o.status for o in observations]
+        finally:
+            await ev.close()
+
+    peak, statuses = asyncio.run(scenario())
+    assert statuses == ["ok"] * 6
+    assert peak == most
