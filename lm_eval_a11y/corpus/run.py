@@ -29,7 +29,7 @@ import sys
 import threading
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -166,7 +166,7 @@ class RunSpec:
     timeout_s: float
     concurrency: int
     parent_pid: int = 0
-    columns: tuple[str, ...] = field(default=())
+    columns: tuple[str, ...] = ()
 
     @property
     def run_dir(self) -> Path:
