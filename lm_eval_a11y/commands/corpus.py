@@ -408,7 +408,11 @@ def _summarise(spec: Any, total: int) -> int:
     else:
         head += f", {len(kept)} scored in {spec.output}"
     say(head)
-    say("  status: " + ", ".join(f"{s} {c}" for s, c in every.statuses.most_common()))
+    # Rendered pages first, timeouts and errors always (a run of hostile pages shows there), then
+    # the rows that were not rendered, most common first.
+    rest = [(s, c) for s, c in every.statuses.most_common() if s not in ("ok", "timeout", "error")]
+    shown = [(s, every.statuses.get(s, 0)) for s in ("ok", "timeout", "error")] + rest
+    say("  status: " + ", ".join(f"{s} {c}" for s, c in shown))
     judged = every.statuses.get("ok", 0)
     mean = every.score_sum / every.rows if every.rows else 0.0
     say(f"  verdict: {every.passed} pass, {every.rows - every.passed} fail; mean score {mean:.3f} ({judged} judged)")
