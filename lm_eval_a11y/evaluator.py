@@ -671,8 +671,8 @@ class AsyncEvaluator:
         if case is not None:
             for index in self._check_order(case):
                 check = case.checks[index]
-                if not late_done and (session.dirty or self._acts(case, check)):
-                    # The first-rendered document is about to be acted on or replaced.
+                if not late_done and (session.dirty or check.late or self._acts(case, check)):
+                    # The first-rendered document is about to be read late, acted on or replaced.
                     await self._late_audit_untouched(session, run, started_at=t0)
                     late_done = True
                 if session.dirty:
@@ -830,9 +830,18 @@ class AsyncEvaluator:
         click) costs a reload before the next one, a check that only read does not. Running the
         readers first saves the reloads between them; the outcomes do not depend on the order,
         and the observation lists the checks as the case declares them. A check not run yet is
-        placed by a guess from its code (:mod:`lm_eval_a11y.check_order`).
+        placed by a guess from its code (:mod:`lm_eval_a11y.check_order`). Readers declared
+        ``late`` come after the other readers, once the late audit has waited for the horizon,
+        and before the checks that act (which reload the page, and with it the page's clock).
         """
-        return sorted(range(len(case.checks)), key=lambda i: self._acts(case, case.checks[i]))
+
+        def rank(index: int) -> int:
+            check = case.checks[index]
+            if self._acts(case, check):
+                return 2
+            return 1 if check.late else 0
+
+        return sorted(range(len(case.checks)), key=rank)
 
     def _acts(self, case: Case, check: Check) -> bool:
         key = (case.id, check.id)
