@@ -1244,6 +1244,48 @@
     return { x: x0 + scrollX, y: y0 + scrollY, width: x1 - x0, height: y1 - y0, mask };
   }
 
+  // Whether the area of `clip` (page coordinates) changes by itself over the next two frames: a
+  // DOM change on an element over it (or on <html> or <body>), or a running animation of one,
+  // answers 'changing'; media that can change without either (a canvas, a video, a frame, an
+  // animated image or SVG) over it answers 'media', for the caller to look at the pixels again;
+  // otherwise 'still'.
+  const SELF_CHANGING_MEDIA = 'canvas, video, iframe, object, embed, marquee, img[src*=".gif" i], '
+    + 'img[src^="data:image/gif" i], img[src*=".webp" i], img[src*=".png" i], svg:has(animate, animateTransform, '
+    + 'animateMotion, set)';
+  function restlessAround(clip) {
+    const box = { left: clip.x - scrollX, top: clip.y - scrollY };
+    box.right = box.left + clip.width;
+    box.bottom = box.top + clip.height;
+    const over = (el) => {
+      if (!el || el.nodeType !== Node.ELEMENT_NODE) {
+        return false;
+      }
+      if (el === document.body || el === document.documentElement) {
+        return true;
+      }
+      const r = el.getBoundingClientRect();
+      return r.right > box.left && r.left < box.right && r.bottom > box.top && r.top < box.bottom;
+    };
+    return new Promise((resolve) => {
+      const records = [];
+      const watcher = new MutationObserver((batch) => records.push(...batch));
+      watcher.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+      requestAnimationFrame(() => requestAnimationFrame(() => {
+        records.push(...watcher.takeRecords());
+        watcher.disconnect();
+        const changed = records.some((r) => over(r.target.nodeType === Node.ELEMENT_NODE ? r.target : r.target.parentElement));
+        const animated = document.getAnimations().some((a) => a.playState === 'running' && a.effect &&
+          over(a.effect.target));
+        if (changed || animated) {
+          resolve('changing');
+          return;
+        }
+        resolve(Array.from(document.querySelectorAll(SELF_CHANGING_MEDIA)).some((el) => over(el) && rendered(el))
+          ? 'media' : 'still');
+      }));
+    });
+  }
+
   async function decodePng(png) {
     const bytes = typeof Uint8Array.fromBase64 === 'function'
       ? Uint8Array.fromBase64(png) : Uint8Array.from(atob(png), (ch) => ch.charCodeAt(0));
@@ -1255,10 +1297,10 @@
     return image;
   }
 
-  // How many pixels differ between two captures of the same clip (PNG, base64), leaving out the
-  // `mask` rectangle (clip coordinates) when given. Decoded by the browser's own image decoder,
-  // outside the document.
-  async function pixelsDiffer(pngA, pngB, mask) {
+  // How many pixels differ by `least` or more in a colour channel (0-255) between two captures of
+  // the same clip (PNG, base64), leaving out the `mask` rectangle (clip coordinates) when given.
+  // Decoded by the browser's own image decoder, outside the document.
+  async function pixelsDiffer(pngA, pngB, mask, least) {
     const [a, b] = await Promise.all([decodePng(pngA), decodePng(pngB)]);
     if (a.width !== b.width || a.height !== b.height) {
       return a.width * a.height;
@@ -1270,7 +1312,8 @@
           continue;
         }
         const i = (y * a.width + x) * 4;
-        if (a.data[i] !== b.data[i] || a.data[i + 1] !== b.data[i + 1] || a.data[i + 2] !== b.data[i + 2]) {
+        if (Math.abs(a.data[i] - b.data[i]) >= least || Math.abs(a.data[i + 1] - b.data[i + 1]) >= least ||
+            Math.abs(a.data[i + 2] - b.data[i + 2]) >= least) {
           differ += 1;
         }
       }
@@ -1966,6 +2009,7 @@
     pointerCursors,
     focusClip,
     pixelsDiffer,
+    restlessAround,
     overflowingText,
     // Whether element a comes before element b in the document (b inside a counts as after).
     precedes: (a, b) => Boolean(element(a).compareDocumentPosition(element(b)) &

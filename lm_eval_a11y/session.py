@@ -61,6 +61,10 @@ _TRIM_HEAP_BYTES = 48 * 2**20
 _MAX_EVENTS = 50
 # The object group of the remote objects Session.event_listeners holds while it works.
 _LISTENERS_GROUP = "lm-eval-a11y-listeners"
+# A focus indicator is a change a person can see: at least this many pixels, each changed by at
+# least this much in a colour channel (0-255; a ring one shade off the background is no indicator).
+_VISIBLE_PIXELS = 8
+_VISIBLE_CHANNEL_STEP = 24
 _NODES_OF = "function (...nodes) { return globalThis.__a11yProbe.nodesOf(...nodes); }"
 # Ports Chromium refuses to load (its restricted list above 1024): a sample's origin never uses one.
 _UNSAFE_PORTS = frozenset(
@@ -1365,12 +1369,15 @@ class Session:
 
     async def focus_indicator(self, ref: int, *, pad: int = 6) -> tuple[str, str]:
         """Whether focus shows on the focused element ``ref``: its area (and ``pad`` pixels around
-        it) is captured focused, then unfocused, then unfocused again, and focus is put back.
+        it, and its labels) is captured focused, then unfocused, and focus is put back.
 
         Answers ``("shown" | "not shown" | "restless" | "off screen", detail)``. ``restless``: the
-        area changed between the two unfocused captures, so a change on focus proves nothing (a
-        page that flickers everywhere would otherwise pass). In a text field only a change outside
-        its content box counts (the caret blinks there). Captures go through CDP
+        area changes by itself (the page changes the DOM over it or animates it within two frames
+        of the unfocused capture, or a canvas, video or animated image there draws something else
+        in a third capture), so a change on focus proves nothing (a page that flickers everywhere
+        would otherwise pass). A change counts when a person could see it: at least
+        ``_VISIBLE_PIXELS`` pixels changed by ``_VISIBLE_CHANNEL_STEP`` or more in a channel. In
+        a text field only a change outside its content box counts (the caret blinks there). Captures go through CDP
         (:meth:`Tab.capture_png`): the page sees the blur and the focus, and nothing else: no
         style, no script of ours."""
         clip = await self.probe("focusClip", ref, pad)
@@ -1385,9 +1392,14 @@ class Session:
         try:
             if focused == unfocused:
                 return "not shown", "it looks the same focused and unfocused"
-            if mask is not None and not await self.probe("pixelsDiffer", focused, unfocused, mask):
-                return "not shown", "only the caret inside it changes when focused"
-            if await tab.capture_png(clip) != unfocused:
+            changed = await self.probe("pixelsDiffer", focused, unfocused, mask, _VISIBLE_CHANNEL_STEP)
+            if changed < _VISIBLE_PIXELS:
+                where = " outside the caret" if mask is not None else ""
+                return "not shown", f"what changes{where} when it is focused is too faint or too small to see"
+            # A third capture only where the DOM cannot tell: the page's own changes and animations
+            # over the area show in the probe; a canvas or a video does not.
+            restless = await self.probe("restlessAround", clip)
+            if restless == "changing" or (restless == "media" and await tab.capture_png(clip) != unfocused):
                 return "restless", "its area keeps changing by itself, so a change on focus proves nothing"
             return "shown", "it changes visibly when focused"
         finally:

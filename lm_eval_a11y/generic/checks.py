@@ -16,17 +16,21 @@ if TYPE_CHECKING:
 # What a mouse does to a control, and what the keyboard does.
 MOUSE_EVENTS = ("click", "dblclick", "mousedown", "mouseup", "pointerdown", "pointerup")
 KEY_EVENTS = ("keydown", "keyup", "keypress")
+FOCUS_EVENTS = ("focus", "blur", "focusin", "focusout")
 # A listener here hears the whole page: it delegates (or closes menus on a click outside them).
 DOCUMENT_TAGS = ("html", "body")
 # Elements listened on beyond this many are not judged, and the check fails for them.
 MAX_LISTENED = 400
+# The checks that walk the page with the keyboard or lay it out anew run one after another on one
+# page load (checks.py, shares_page): each starts from the top or undoes what it changes.
+KEYBOARD_AND_LAYOUT = "generic-keyboard-and-layout"
 # Failures named in the message.
 NAMED = 3
 # Keys pressed in one keyboard walk, at most (each costs a round trip and the page's reaction).
 MAX_PRESSES = 60
 # Tab stops whose focus indicator is looked at, at most: the first stop of each kind (tag, role,
 # type and classes, which is what pages style focus by), in Tab order.
-MAX_FOCUS_CHECKS = 8
+MAX_FOCUS_CHECKS = 4
 FRAME_TAGS = ("iframe", "frame", "object", "embed")
 # WCAG 1.4.10: content reflows at 320 CSS pixels wide (1280 at 400 % zoom).
 REFLOW_WIDTH = 320
@@ -144,10 +148,14 @@ def _keyboard_problem(fact: KeyboardFacts, mouse_types: set[str] | None) -> str 
 @requirement(
     "no-keyboard-trap",
     "Tab and Shift+Tab go through the whole page and out of it; focus is never held (Escape frees it from a dialog)",
+    shares_page=KEYBOARD_AND_LAYOUT,
 )
 async def no_keyboard_trap(s: Session) -> Outcome:
     notes = []
-    for backwards in (False, True):
+    # Holding Shift+Tab back takes a listener for keys or focus; a page without one is walked
+    # forwards only (which also meets a script that takes focus back on a timer).
+    steering = await s.event_listeners(KEY_EVENTS + FOCUS_EVENTS)
+    for backwards in (False, True) if steering.targets else (False,):
         walk = await s.keyboard_walk(backwards=backwards, max_presses=MAX_PRESSES)
         if walk.cycle and walk.released is False:
             held = [(await s.element(ref)).describe() for ref in walk.cycle[:NAMED]]
@@ -167,8 +175,9 @@ async def no_keyboard_trap(s: Session) -> Outcome:
 
 @requirement(
     "focus-visible",
-    "Focus is visible on the page's Tab stops (the first stop of each kind, up to 8, in Tab order)",
+    "Focus is visible on the page's Tab stops (the first stop of each kind, up to 4, in Tab order)",
     na_allowed=True,
+    shares_page=KEYBOARD_AND_LAYOUT,
 )
 async def focus_visible(s: Session) -> Outcome:
     kinds: set[str] = set()
@@ -196,30 +205,11 @@ async def focus_visible(s: Session) -> Outcome:
     return passed(f"Focus shows on each of the {len(kinds)} kind(s) of Tab stop looked at ({stops} stop(s) in all)")
 
 
-@requirement(
-    "reflow-320",
-    "At 320 CSS px wide no text needs sideways scrolling or is cut off (tables, code, images and media excepted)",
-)
-async def reflow_320(s: Session) -> Outcome:
-    found = await s.text_overflow_at(REFLOW_WIDTH, limit=NAMED)
-    if not found["total"]:
-        return passed(f"At {REFLOW_WIDTH} px wide every piece of text fits the width")
-    how = "the page scrolls sideways" if found["scrolls"] else "the page does not scroll sideways, so it is cut off"
-    named = []
-    for item in found["elements"]:
-        element = await s.element(int(item["ref"]))
-        named.append(f"{element.describe()} reaches {item['right']} px")
-    more = f" (and {found['total'] - NAMED} more)" if found["total"] > NAMED else ""
-    return failed(
-        f"At {REFLOW_WIDTH} px wide {found['total']} element(s) with text go past the edge "
-        f"(the document is {found['document_width']} px wide; {how}): {'; '.join(named)}{more}"
-    )
-
-
 @best_practice(
     "skip-link-works",
     "A link to a place on the page at the first Tab stop (a skip link) moves focus to its target",
     na_allowed=True,
+    shares_page=KEYBOARD_AND_LAYOUT,
 )
 async def skip_link_works(s: Session) -> Outcome:
     first = None
@@ -244,4 +234,25 @@ async def skip_link_works(s: Session) -> Outcome:
     return failed(
         f"Enter on the skip link {first.describe()} does not move focus to {href!r}: the next Tab goes to "
         f"{after.describe()}, which comes before it"
+    )
+
+
+@requirement(
+    "reflow-320",
+    "At 320 CSS px wide no text needs sideways scrolling or is cut off (tables, code, images and media excepted)",
+    shares_page=KEYBOARD_AND_LAYOUT,
+)
+async def reflow_320(s: Session) -> Outcome:
+    found = await s.text_overflow_at(REFLOW_WIDTH, limit=NAMED)
+    if not found["total"]:
+        return passed(f"At {REFLOW_WIDTH} px wide every piece of text fits the width")
+    how = "the page scrolls sideways" if found["scrolls"] else "the page does not scroll sideways, so it is cut off"
+    named = []
+    for item in found["elements"]:
+        element = await s.element(int(item["ref"]))
+        named.append(f"{element.describe()} reaches {item['right']} px")
+    more = f" (and {found['total'] - NAMED} more)" if found["total"] > NAMED else ""
+    return failed(
+        f"At {REFLOW_WIDTH} px wide {found['total']} element(s) with text go past the edge "
+        f"(the document is {found['document_width']} px wide; {how}): {'; '.join(named)}{more}"
     )

@@ -81,3 +81,15 @@ def test_late_readers_run_after_the_readers_and_before_the_checks_that_act() -> 
     case = Case("order", "t", "1", ("page",), "page", ("2.1.1",), None, (), "", checks, PACKAGE)
     order = AsyncEvaluator()._check_order(case)
     assert [checks[i].id for i in order] == ["reads", "reads-late", "acts"]
+
+
+def test_checks_that_share_a_page_run_together_where_the_first_is_declared() -> None:
+    checks = (
+        Check("walks", "Walks.", "R", _read, shares_page="walks"),
+        Check("acts", "Acts.", "R", _act),
+        Check("reads", "Reads.", "R", _read),
+        Check("walks-again", "Walks again.", "R", _read, shares_page="walks"),
+    )
+    case = Case("order", "t", "1", ("page",), "page", ("2.1.1",), None, (), "", checks, PACKAGE)
+    order = AsyncEvaluator()._check_order(case)
+    assert [checks[i].id for i in order] == ["reads", "walks", "walks-again", "acts"]
