@@ -1421,7 +1421,8 @@ class Session:
         original = page.viewport_size or {"width": self._settings.viewport[0], "height": self._settings.viewport[1]}
         try:
             await page.set_viewport_size({"width": width, "height": original["height"]})
-            await self.settle()
+            # Resize handlers run with the next frame; what they start to animate is waited for.
+            await self.settle(0)
             found: dict[str, Any] = await self.probe("overflowingText", limit)
         finally:
             await page.set_viewport_size(original)

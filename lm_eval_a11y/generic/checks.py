@@ -227,7 +227,8 @@ async def skip_link_works(s: Session) -> Outcome:
     landed = await s.active()
     if landed is not None and (landed.ref == target.ref or await s.contains(target, landed)):
         return passed(f"Enter on the skip link {first.describe()} moves focus to its target")
-    after = await s.press("Tab")
+    # Focus moves in the key's own handlers: no settling needed to see where it went.
+    after = await s.press("Tab", settle=False)
     # Out of the page, or round to the first stop: nothing the keyboard reaches follows the target.
     if after is None or after.ref == first.ref or await s.precedes(target, after):
         return passed(f"After Enter on the skip link {first.describe()}, Tab goes on from its target")
