@@ -93,3 +93,10 @@ def test_checks_that_share_a_page_run_together_where_the_first_is_declared() -> 
     case = Case("order", "t", "1", ("page",), "page", ("2.1.1",), None, (), "", checks, PACKAGE)
     order = AsyncEvaluator()._check_order(case)
     assert [checks[i].id for i in order] == ["reads", "walks", "walks-again", "acts"]
+
+
+def test_the_task_refuses_generic_as_a_case_to_generate_and_says_why() -> None:
+    from lm_eval_a11y.dataset import load_task_dataset
+
+    with pytest.raises(ValueError, match="'generic' is no generation case"):
+        load_task_dataset(a11y_cases="disclosure,generic")
