@@ -1380,6 +1380,10 @@ class Session:
         a text field only a change outside its content box counts (the caret blinks there). Captures go through CDP
         (:meth:`Tab.capture_png`): the page sees the blur and the focus, and nothing else: no
         style, no script of ours."""
+        # A ring that the focus fades or grows in is looked at once it has (a transition, an
+        # animation); a page that animates nothing on focus gets no wait.
+        if await self.probe("animationTimeLeft", SETTLE_CAP_MS):
+            await self.settle(0)
         clip = await self.probe("focusClip", ref, pad)
         if clip is None:
             return "off screen", "it is not on screen when focused"
@@ -1388,6 +1392,8 @@ class Session:
         focused = await tab.capture_png(clip)
         self._touch()
         await self.probe("blur")
+        if await self.probe("animationTimeLeft", SETTLE_CAP_MS):
+            await self.settle(0)  # and one that fades out, once it has
         unfocused = await tab.capture_png(clip)
         try:
             if focused == unfocused:
