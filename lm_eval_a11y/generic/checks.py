@@ -174,12 +174,12 @@ async def no_keyboard_trap(s: Session) -> Outcome:
 
 
 @requirement(
-    "focus-visible",
+    "tab-stops-show-focus",
     "Focus is visible on the page's Tab stops (the first stop of each kind, up to 4, in Tab order)",
     na_allowed=True,
     shares_page=KEYBOARD_AND_LAYOUT,
 )
-async def focus_visible(s: Session) -> Outcome:
+async def tab_stops_show_focus(s: Session) -> Outcome:
     kinds: set[str] = set()
     problems = []
     stops = 0
@@ -206,12 +206,12 @@ async def focus_visible(s: Session) -> Outcome:
 
 
 @best_practice(
-    "skip-link-works",
+    "skip-link-moves-focus",
     "A link to a place on the page at the first Tab stop (a skip link) moves focus to its target",
     na_allowed=True,
     shares_page=KEYBOARD_AND_LAYOUT,
 )
-async def skip_link_works(s: Session) -> Outcome:
+async def skip_link_moves_focus(s: Session) -> Outcome:
     first = None
     async for stop in s.tab_stops(1):
         first = await s.element(stop.ref)
