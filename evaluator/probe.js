@@ -985,6 +985,429 @@
     return null;
   }
 
+  // ---------------------------------------------------------------- keyboard reach of mouse targets
+  //
+  // Facts about elements a page listens to the mouse on (the Python side finds them through CDP,
+  // DOMDebugger.getEventListeners, which sees every listener whatever world or frame made its
+  // function): can the keyboard reach and work them, or the control they sit in or hold? The
+  // generic checks decide what the facts mean (lm_eval_a11y/generic/checks.py).
+
+  // Controls the browser itself works from the keyboard once they have focus.
+  const NATIVE_CONTROLS = 'a[href], area[href], button, input:not([type="hidden" i]), select, textarea, summary, '
+    + 'audio[controls], video[controls], [contenteditable]:not([contenteditable="false" i])';
+  // Of those, the ones whose keyboard activation is a click event (Enter or Space): a listener for
+  // mousedown or pointerdown alone never hears the keyboard on them.
+  const CLICK_ACTIVATED = 'a[href], area[href], button, summary, '
+    + 'input:is([type="button" i], [type="submit" i], [type="reset" i], [type="image" i], [type="checkbox" i], '
+    + '[type="radio" i], [type="file" i], [type="color" i])';
+  // ARIA roles of things a person operates (the page must give them keyboard behaviour).
+  const WIDGET_ROLES = new Set([
+    'button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio',
+    'option', 'treeitem', 'gridcell', 'row', 'slider', 'spinbutton', 'scrollbar', 'combobox', 'textbox',
+    'searchbox', 'separator',
+  ]);
+  // Widgets that move focus among their items themselves (roving tabindex, aria-activedescendant):
+  // their items need no Tab stop of their own.
+  const COMPOSITE_ROLES = new Set([
+    'listbox', 'menu', 'menubar', 'tablist', 'tree', 'treegrid', 'grid', 'radiogroup', 'toolbar',
+  ]);
+
+  // The element's parent, across a shadow root to its host.
+  function composedParent(el) {
+    if (el.parentElement) {
+      return el.parentElement;
+    }
+    const root = el.getRootNode();
+    return root && root.host ? root.host : null;
+  }
+
+  function safeRole(el) {
+    try {
+      return withAxe(() => axe.commons.aria.getRole(el, { dpub: true }) || null);
+    } catch (err) {
+      return el.getAttribute('role');  // an element axe's tree does not hold (a closed shadow root)
+    }
+  }
+
+  function inTabOrder(el) {
+    try {
+      return withAxe(() => Boolean(virtual(el)) && axe.commons.dom.isInTabOrder(el));
+    } catch (err) {
+      return el.tabIndex >= 0 && !el.matches(':disabled') && el.closest('[inert]') === null;
+    }
+  }
+
+  // Drawn with a size on the page (an element with display: contents by what it holds), and not
+  // hidden with visibility: a mouse can point at it.
+  function rendered(el) {
+    if (!el.isConnected) {
+      return false;
+    }
+    if (getComputedStyle(el).display === 'contents') {
+      return Array.from(el.children).some(rendered);
+    }
+    if (!el.checkVisibility({ visibilityProperty: true })) {
+      return false;
+    }
+    const rect = el.getBoundingClientRect();
+    return rect.width > 0 && rect.height > 0;
+  }
+
+  // Whether the keyboard can reach the element: a Tab stop, or an item of a composite widget that
+  // moves focus among its items (its container, or the element that controls it or points into it
+  // with aria-activedescendant, is a Tab stop).
+  function keyboardReachable(el) {
+    if (inTabOrder(el)) {
+      return { reachable: true, via: null };
+    }
+    for (let node = composedParent(el); node; node = composedParent(node)) {
+      if (!COMPOSITE_ROLES.has(safeRole(node))) {
+        continue;
+      }
+      if (inTabOrder(node) || Array.from(node.querySelectorAll('*')).some((item) => item.tabIndex >= 0 && inTabOrder(item))) {
+        return { reachable: true, via: node };
+      }
+      if (node.id) {
+        const escaped = CSS.escape(node.id);
+        const owner = document.querySelector(`[aria-controls~="${escaped}"], [aria-owns~="${escaped}"]`);
+        if (owner && inTabOrder(owner)) {
+          return { reachable: true, via: owner };
+        }
+      }
+      return { reachable: false, via: null };
+    }
+    return { reachable: false, via: null };
+  }
+
+  function controlKind(el) {
+    if (el.matches(NATIVE_CONTROLS)) {
+      return 'native';
+    }
+    return WIDGET_ROLES.has(safeRole(el)) ? 'widget' : null;
+  }
+
+  // `el` or an ancestor (across shadow roots), or `via`, is in the set.
+  function handledOnPath(el, set, via) {
+    if (via && set.has(via)) {
+      return true;
+    }
+    for (let node = el; node; node = composedParent(node)) {
+      if (set.has(node)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // A control the keyboard can work: reachable, and activated by the browser (a native control)
+  // or given keyboard handling by the page (a key listener on it, around it or on the document).
+  function workable(el, keys, rootKeys) {
+    const kind = controlKind(el);
+    if (kind === null) {
+      return false;
+    }
+    const reach = keyboardReachable(el);
+    if (!reach.reachable) {
+      return false;
+    }
+    return kind === 'native' || rootKeys || handledOnPath(el, keys, reach.via);
+  }
+
+  // A dialog's backdrop: an empty layer over at least half the viewport, positioned out of the
+  // flow, while a dialog is open. A click on it is a mouse shortcut for what Escape and the
+  // dialog's own buttons do.
+  function isBackdrop(el) {
+    const style = getComputedStyle(el);
+    if (style.position !== 'fixed' && style.position !== 'absolute') {
+      return false;
+    }
+    const rect = el.getBoundingClientRect();
+    const covered = Math.max(0, Math.min(rect.right, innerWidth) - Math.max(rect.left, 0)) *
+      Math.max(0, Math.min(rect.bottom, innerHeight) - Math.max(rect.top, 0));
+    if (covered < innerWidth * innerHeight / 2 || (el.innerText || '').trim() !== '' ||
+        el.querySelector('img, svg, canvas, video, input, select, textarea, button, a[href]') !== null) {
+      return false;
+    }
+    return Array.from(document.querySelectorAll('dialog[open], [role="dialog"], [role="alertdialog"]'))
+      .some((dialog) => !el.contains(dialog) && rendered(dialog));
+  }
+
+  // keys: references of elements with key listeners; rootKeys: the document or window has one;
+  // clicks: references of elements with click listeners; rootClicks: the document, <html>,
+  // <body> or window has one.
+  function keyboardFacts(refList, keyRefs, rootKeys, clickRefs, rootClicks) {
+    const keys = new Set(keyRefs.map(element));
+    const clicks = new Set(clickRefs.map(element));
+    return refList.map((ref) => {
+      const el = element(ref);
+      const fact = { ref, rendered: rendered(el), disabled: false, role: null, control: null, tab_stop: false,
+        reachable: false, key_handled: false, click_heard: false, click_activated: false,
+        inside_workable: null, holds_workable: false, backdrop: false };
+      if (!fact.rendered) {
+        return fact;
+      }
+      fact.backdrop = isBackdrop(el);
+      fact.disabled = el.matches(':disabled') || el.closest('[aria-disabled="true" i]') !== null;
+      fact.role = safeRole(el);
+      fact.control = controlKind(el);
+      fact.tab_stop = inTabOrder(el);
+      const reach = keyboardReachable(el);
+      fact.reachable = reach.reachable;
+      fact.key_handled = rootKeys || handledOnPath(el, keys, reach.via);
+      fact.click_heard = rootClicks || handledOnPath(el, clicks, null);
+      fact.click_activated = el.matches(CLICK_ACTIVATED);
+      for (let node = composedParent(el); node; node = composedParent(node)) {
+        if (workable(node, keys, rootKeys)) {
+          fact.inside_workable = refOf(node);
+          break;
+        }
+      }
+      const inside = Array.from(el.querySelectorAll(`${NATIVE_CONTROLS}, [role], [tabindex]`));
+      // A label works its control: clicking it is clicking the control.
+      if (el.localName === 'label' && el.control) {
+        inside.push(el.control);
+      }
+      fact.holds_workable = inside.some((child) => rendered(child) && workable(child, keys, rootKeys));
+      return fact;
+    });
+  }
+
+  // The outermost rendered elements drawn with a pointing-hand cursor (cursor: pointer, which
+  // descendants inherit), at most `limit`: what a mouse user takes for things to click.
+  function pointerCursors(limit) {
+    const found = [];
+    const all = document.body ? document.body.getElementsByTagName('*') : [];
+    for (let i = 0; i < all.length && found.length < limit; i += 1) {
+      const el = all[i];
+      if (getComputedStyle(el).cursor !== 'pointer') {
+        continue;
+      }
+      const parent = composedParent(el);
+      if (parent && parent !== document.body && getComputedStyle(parent).cursor === 'pointer') {
+        continue;
+      }
+      if (rendered(el)) {
+        found.push(refOf(el));
+      }
+    }
+    return found;
+  }
+
+  // ---------------------------------------------------------------- Tab stops and their focus indicator
+
+  const TEXT_ENTRY = 'textarea, [contenteditable]:not([contenteditable="false" i]), input:not([type]), '
+    + 'input:is([type="text" i], [type="search" i], [type="email" i], [type="url" i], [type="tel" i], '
+    + '[type="password" i], [type="number" i], [type="date" i], [type="time" i], [type="datetime-local" i], '
+    + '[type="month" i], [type="week" i])';
+
+  // What kind of stop an element is, for walks that look at one stop of each kind: its tag, role,
+  // type and classes (pages style focus by those).
+  function stopKind(el) {
+    return [el.localName, el.getAttribute('role') || '', (el.getAttribute('type') || '').toLowerCase(),
+      Array.from(el.classList).sort().join('.')].join('|');
+  }
+
+  // Where to look for the focused element's focus indicator: its box and `pad` pixels around it
+  // (outlines and rings are drawn outside the box), cut to the viewport, in page coordinates (as
+  // CDP captures); null when none of it is on screen. For a text field, `mask` is its content box
+  // within the clip, where the caret blinks: only a change outside it shows focus.
+  //
+  // A form control's labels are looked at too: a custom checkbox hides its input and draws focus
+  // on the label.
+  function focusClip(ref, pad) {
+    const el = element(ref);
+    const rect = el.getBoundingClientRect();
+    const boxes = [rect, ...Array.from(el.labels || []).map((label) => label.getBoundingClientRect())]
+      .filter((box) => box.width > 0 && box.height > 0);
+    if (boxes.length === 0) {
+      return null;
+    }
+    const all = union(boxes);
+    const x0 = Math.max(Math.floor(all.x - pad), 0);
+    const y0 = Math.max(Math.floor(all.y - pad), 0);
+    const x1 = Math.min(Math.ceil(all.x + all.width + pad), innerWidth);
+    const y1 = Math.min(Math.ceil(all.y + all.height + pad), innerHeight);
+    if (x1 - x0 < 1 || y1 - y0 < 1) {
+      return null;
+    }
+    let mask = null;
+    if (el.matches(TEXT_ENTRY)) {
+      const s = getComputedStyle(el);
+      const left = rect.x + parseFloat(s.borderLeftWidth) + parseFloat(s.paddingLeft);
+      const top = rect.y + parseFloat(s.borderTopWidth) + parseFloat(s.paddingTop);
+      const right = rect.x + rect.width - parseFloat(s.borderRightWidth) - parseFloat(s.paddingRight);
+      const bottom = rect.y + rect.height - parseFloat(s.borderBottomWidth) - parseFloat(s.paddingBottom);
+      // A pixel more on each side: the caret is anti-aliased.
+      mask = { x: Math.floor(left) - 1 - x0, y: Math.floor(top) - 1 - y0,
+        width: Math.ceil(right - left) + 2, height: Math.ceil(bottom - top) + 2 };
+    }
+    return { x: x0 + scrollX, y: y0 + scrollY, width: x1 - x0, height: y1 - y0, mask };
+  }
+
+  // Whether the area of `clip` (page coordinates) changes by itself over the next two frames: a
+  // DOM change on an element over it (or on <html> or <body>), or a running animation of one,
+  // answers 'changing'; media that can change without either (a canvas, a video, a frame, an
+  // animated image or SVG) over it answers 'media', for the caller to look at the pixels again;
+  // otherwise 'still'.
+  const SELF_CHANGING_MEDIA = 'canvas, video, iframe, object, embed, marquee, img[src*=".gif" i], '
+    + 'img[src^="data:image/gif" i], img[src*=".webp" i], img[src*=".png" i], svg:has(animate, animateTransform, '
+    + 'animateMotion, set)';
+  function restlessAround(clip) {
+    const box = { left: clip.x - scrollX, top: clip.y - scrollY };
+    box.right = box.left + clip.width;
+    box.bottom = box.top + clip.height;
+    const over = (el) => {
+      if (!el || el.nodeType !== Node.ELEMENT_NODE) {
+        return false;
+      }
+      if (el === document.body || el === document.documentElement) {
+        return true;
+      }
+      const r = el.getBoundingClientRect();
+      return r.right > box.left && r.left < box.right && r.bottom > box.top && r.top < box.bottom;
+    };
+    return new Promise((resolve) => {
+      const records = [];
+      const watcher = new MutationObserver((batch) => records.push(...batch));
+      watcher.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+      requestAnimationFrame(() => requestAnimationFrame(() => {
+        records.push(...watcher.takeRecords());
+        watcher.disconnect();
+        const changed = records.some((r) => over(r.target.nodeType === Node.ELEMENT_NODE ? r.target : r.target.parentElement));
+        const animated = document.getAnimations().some((a) => a.playState === 'running' && a.effect &&
+          over(a.effect.target));
+        if (changed || animated) {
+          resolve('changing');
+          return;
+        }
+        resolve(Array.from(document.querySelectorAll(SELF_CHANGING_MEDIA)).some((el) => over(el) && rendered(el))
+          ? 'media' : 'still');
+      }));
+    });
+  }
+
+  async function decodePng(png) {
+    const bytes = typeof Uint8Array.fromBase64 === 'function'
+      ? Uint8Array.fromBase64(png) : Uint8Array.from(atob(png), (ch) => ch.charCodeAt(0));
+    const bitmap = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
+    const canvas = new OffscreenCanvas(bitmap.width, bitmap.height).getContext('2d', { willReadFrequently: true });
+    canvas.drawImage(bitmap, 0, 0);
+    const image = canvas.getImageData(0, 0, bitmap.width, bitmap.height);
+    bitmap.close();
+    return image;
+  }
+
+  // How many pixels differ by `least` or more in a colour channel (0-255) between two captures of
+  // the same clip (PNG, base64), leaving out the `mask` rectangle (clip coordinates) when given.
+  // Decoded by the browser's own image decoder, outside the document.
+  async function pixelsDiffer(pngA, pngB, mask, least) {
+    const [a, b] = await Promise.all([decodePng(pngA), decodePng(pngB)]);
+    if (a.width !== b.width || a.height !== b.height) {
+      return a.width * a.height;
+    }
+    let differ = 0;
+    for (let y = 0; y < a.height; y += 1) {
+      for (let x = 0; x < a.width; x += 1) {
+        if (mask && x >= mask.x && x < mask.x + mask.width && y >= mask.y && y < mask.y + mask.height) {
+          continue;
+        }
+        const i = (y * a.width + x) * 4;
+        if (Math.abs(a.data[i] - b.data[i]) >= least || Math.abs(a.data[i + 1] - b.data[i + 1]) >= least ||
+            Math.abs(a.data[i + 2] - b.data[i + 2]) >= least) {
+          differ += 1;
+        }
+      }
+    }
+    return differ;
+  }
+
+  // ---------------------------------------------------------------- reflow at a narrow width
+
+  // Content that may need two dimensions at any width (WCAG 1.4.10's exceptions: data tables,
+  // code, images, maps, diagrams, video, games): what overflows inside it is not reported.
+  const TWO_DIMENSIONAL = 'table, pre, code, kbd, samp, img, picture, svg, canvas, video, iframe, object, embed, '
+    + 'math, [role="grid"], [role="treegrid"], [role="img"], [role="application"]';
+
+  // Elements holding text of their own (or a form control) whose box the layout put beyond the
+  // viewport's right edge, now: cut off, or reachable only by scrolling sideways. An element wholly
+  // beyond the edge counts only when the document scrolls sideways (an off-canvas menu kept out of
+  // view is not content). A horizontally scrolling container that fits the viewport and is not the
+  // page's main content (a row of chips, a toolbar) may hold what it scrolls to. At most `limit`,
+  // widest first, with the document's width.
+  function overflowingText(limit) {
+    const width = document.documentElement.clientWidth;
+    const scrolls = document.documentElement.scrollWidth > width + 1;
+    const found = [];
+    const exemptScroller = (el) => {
+      for (let node = composedParent(el); node && node !== document.body && node !== document.documentElement;
+        node = composedParent(node)) {
+        const overflow = getComputedStyle(node).overflowX;
+        if (overflow === 'auto' || overflow === 'scroll') {
+          const box = node.getBoundingClientRect();
+          const holdsPage = node.querySelector('main, [role="main"], h1') !== null;
+          return box.right <= width + 1 && box.left >= -1 && !holdsPage;
+        }
+      }
+      return false;
+    };
+    const range = document.createRange();
+    // Where the element's own text is drawn (an unbreakable word runs past its box), or its box
+    // for a form control.
+    const extent = (el) => {
+      if (el.matches('input:not([type="hidden" i]), select, textarea, button')) {
+        return el.getBoundingClientRect();
+      }
+      let box = null;
+      for (const node of el.childNodes) {
+        if (node.nodeType !== Node.TEXT_NODE || node.data.trim() === '') {
+          continue;
+        }
+        range.selectNodeContents(node);
+        const r = range.getBoundingClientRect();
+        if (r.width > 0 && r.height > 0) {
+          box = box === null ? { left: r.left, right: r.right, width: r.width, height: r.height }
+            : { left: Math.min(box.left, r.left), right: Math.max(box.right, r.right), width: 2, height: 2 };
+        }
+      }
+      return box;
+    };
+    const fixed = (el) => {
+      for (let node = el; node; node = composedParent(node)) {
+        if (getComputedStyle(node).position === 'fixed') {
+          return true;
+        }
+      }
+      return false;
+    };
+    for (const el of document.body ? document.body.getElementsByTagName('*') : []) {
+      const rect = extent(el);
+      if (rect === null || rect.right <= width + 1 || rect.width < 2 || rect.height < 2 || rect.right <= 0) {
+        continue;
+      }
+      // Wholly out of view and out of reach: an off-canvas menu, not content.
+      if (rect.left >= width && (!scrolls || fixed(el))) {
+        continue;
+      }
+      if (el.closest(TWO_DIMENSIONAL) || !el.checkVisibility({ opacityProperty: true, visibilityProperty: true })) {
+        continue;
+      }
+      if (exemptScroller(el)) {
+        continue;
+      }
+      // What the element itself draws: a box made wide by its own width or by an unbreakable word.
+      found.push({ ref: refOf(el), left: Math.round(rect.left), right: Math.round(rect.right),
+        text: (el.innerText || el.value || '').trim().replace(/\s+/g, ' ').slice(0, 60) });
+    }
+    found.sort((a, b) => b.right - a.right);
+    return {
+      width,
+      document_width: document.documentElement.scrollWidth,
+      scrolls,
+      total: found.length,
+      elements: found.slice(0, limit),
+    };
+  }
+
   // ---------------------------------------------------------------- colour contrast from pixels
   //
   // A second opinion on axe's `color-contrast` failures and "can't tell" results, from the
@@ -1469,7 +1892,8 @@
     // One step of a keyboard walk, in one round trip: let the page's zero-delay timers from the
     // key press run (ours is queued after theirs), then report where focus is and whether it is
     // on or inside the given element.
-    step: (ref) => new Promise((resolve, reject) => {
+    // With `kind`, also the kind of the focused element (stopKind).
+    step: (ref, kind) => new Promise((resolve, reject) => {
       setTimeout(() => {
         try {
           const active = deepActive();
@@ -1477,6 +1901,7 @@
           resolve({
             ref: refOf(active),
             within: target !== null && isWithin(target, active),
+            kind: kind && active ? stopKind(active) : null,
           });
         } catch (err) {
           reject(err);
@@ -1567,6 +1992,28 @@
     }),
     rangeValue: (ref) => rangeValue(element(ref)),
     contentBefore: (targetRef, regionRef) => contentBefore(element(targetRef), element(regionRef)),
+    // Each node given (objects of this world, from CDP) as { ref, tag }: an element by its reference,
+    // a shadow root as its host, the document as { ref: null, tag: '#document' }.
+    // A node of another document (a frame's) is { ref: null, tag: null }.
+    nodesOf: (...nodes) => nodes.map((node) => {
+      const el = node instanceof ShadowRoot ? node.host : node;
+      if (!el || (el !== document && el.ownerDocument !== document)) {
+        return { ref: null, tag: null };
+      }
+      if (el.nodeType === Node.ELEMENT_NODE) {
+        return { ref: refOf(el), tag: el.localName };
+      }
+      return { ref: null, tag: el.nodeName.toLowerCase() };
+    }),
+    keyboardFacts,
+    pointerCursors,
+    focusClip,
+    pixelsDiffer,
+    restlessAround,
+    overflowingText,
+    // Whether element a comes before element b in the document (b inside a counts as after).
+    precedes: (a, b) => Boolean(element(a).compareDocumentPosition(element(b)) &
+      (Node.DOCUMENT_POSITION_FOLLOWING | Node.DOCUMENT_POSITION_CONTAINED_BY)),
     // The pixel check of colour contrast (lm_eval_a11y/contrast.py, docs/contrast.md).
     contrastChoose,
     contrastNodes,

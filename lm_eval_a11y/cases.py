@@ -142,7 +142,9 @@ def _load_checks(path: Path, case_id: str) -> tuple[Check, ...]:
     return checks
 
 
-def load_case(folder: Path) -> Case:
+def load_case(folder: Path, *, prompted: bool = True) -> Case:
+    """The case in ``folder``. ``prompted=False`` loads a check set that no model is asked to
+    write a page for (the generic checks, :mod:`lm_eval_a11y.generic`): it has no ``prompt.md``."""
     folder = Path(folder)
     meta_path = folder / "case.yaml"
     if not meta_path.is_file():
@@ -158,6 +160,8 @@ def load_case(folder: Path) -> Case:
     case_id = meta["id"]
     if not isinstance(case_id, str) or not _CASE_ID.match(case_id):
         raise _fail(meta_path, f"field 'id' must be kebab-case, got {case_id!r}")
+    if prompted and case_id == "generic":
+        raise _fail(meta_path, "the id 'generic' is reserved for the built-in page checks (lm_eval_a11y.generic)")
     if case_id != folder.name:
         raise _fail(meta_path, f"field 'id' is {case_id!r} but the folder is named {folder.name!r}; they must match")
     title = meta["title"]
@@ -184,11 +188,16 @@ def load_case(folder: Path) -> Case:
     if not isinstance(hooks, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in hooks.items()):
         raise _fail(meta_path, "field 'hooks' must map names to CSS selectors (strings)")
     prompt_path = folder / "prompt.md"
-    if not prompt_path.is_file():
+    if not prompted:
+        if prompt_path.exists():
+            raise _fail(prompt_path, "a check set without a prompt must not have a prompt.md")
+        prompt = ""
+    elif not prompt_path.is_file():
         raise _fail(folder, "has no prompt.md")
-    prompt = prompt_path.read_text(encoding="utf-8").strip()
-    if not prompt:
-        raise _fail(prompt_path, "is empty")
+    else:
+        prompt = prompt_path.read_text(encoding="utf-8").strip()
+        if not prompt:
+            raise _fail(prompt_path, "is empty")
     checks_path = folder / "checks.py"
     if not checks_path.is_file():
         raise _fail(folder, "has no checks.py")
@@ -227,7 +236,14 @@ def load_cases(root: Path | None = None) -> tuple[Case, ...]:
 
 
 def get_case(case_id: str, root: Path | None = None) -> Case:
-    """One case by id. Loads only that folder, so a broken neighbour does not hide it."""
+    """One case by id. Loads only that folder, so a broken neighbour does not hide it.
+
+    ``generic`` names the generic page checks (:func:`lm_eval_a11y.generic.generic_case`), which
+    are not one of the cases under ``root``."""
+    from lm_eval_a11y.generic import GENERIC_ID, generic_case
+
+    if case_id == GENERIC_ID:
+        return generic_case()
     folder = Path(root or cases_dir()).resolve() / case_id
     if _CASE_ID.match(case_id) and (folder / "case.yaml").is_file():
         return _load_one(folder)

@@ -15,6 +15,18 @@ practice (``BP``: tracked, never fails the sample)::
             return failed(f"The trigger's role is {trigger.role!r}, not 'button'")
         return passed("The trigger is a button")
 
+A check declared with ``late=True`` reads the page as it is at the late-change horizon (see the
+evaluator's late audit) rather than just after its first audit: it runs after the checks that only
+read the page and before those that act on it, so that what a page sets up on a timer (a listener,
+a handler) is there when it looks. On a page that cannot change by itself there is no wait.
+
+Every check starts on the page as first rendered: after a check that acted, the next one gets the
+page loaded again. Checks declared with the same ``shares_page`` name are the exception: they run
+one after another, in declared order, on one page, so that a set of keyboard walks pays for one
+load and not one each. Each such check must set up the state it starts from itself (the keyboard
+walks start from the top; a resize is undone), and it meets whatever the ones before it left (a
+dialog that Escape closed stays closed).
+
 A check may answer ``not_applicable`` only when it was declared with ``na_allowed=True``;
 otherwise the framework records the answer as a failure, because a missing subject is a missing
 feature. An exception inside a check becomes an ``error`` outcome with the exception's text.
@@ -77,13 +89,15 @@ class Check:
     type: CheckType
     func: CheckFunction
     na_allowed: bool = False
+    late: bool = False
+    shares_page: str | None = None
 
     async def __call__(self, session: Session) -> Outcome:
         return await self.func(session)
 
 
 def _declare(
-    check_type: CheckType, check_id: str, description: str, na_allowed: bool
+    check_type: CheckType, check_id: str, description: str, na_allowed: bool, late: bool, shares_page: str | None
 ) -> Callable[[CheckFunction], Check]:
     if not _CHECK_ID.match(check_id):
         raise ValueError(f"check id {check_id!r} must be kebab-case (lowercase letters, digits, single hyphens)")
@@ -91,19 +105,41 @@ def _declare(
         raise ValueError(f"check {check_id!r} needs a description sentence")
 
     def wrap(func: CheckFunction) -> Check:
-        return Check(id=check_id, description=description, type=check_type, func=func, na_allowed=na_allowed)
+        return Check(
+            id=check_id,
+            description=description,
+            type=check_type,
+            func=func,
+            na_allowed=na_allowed,
+            late=late,
+            shares_page=shares_page,
+        )
 
     return wrap
 
 
-def requirement(check_id: str, description: str, *, na_allowed: bool = False) -> Callable[[CheckFunction], Check]:
+def requirement(
+    check_id: str,
+    description: str,
+    *,
+    na_allowed: bool = False,
+    late: bool = False,
+    shares_page: str | None = None,
+) -> Callable[[CheckFunction], Check]:
     """Declare a requirement check: the sample fails unless it passes (or is an allowed ``na``)."""
-    return _declare("R", check_id, description, na_allowed)
+    return _declare("R", check_id, description, na_allowed, late, shares_page)
 
 
-def best_practice(check_id: str, description: str, *, na_allowed: bool = False) -> Callable[[CheckFunction], Check]:
+def best_practice(
+    check_id: str,
+    description: str,
+    *,
+    na_allowed: bool = False,
+    late: bool = False,
+    shares_page: str | None = None,
+) -> Callable[[CheckFunction], Check]:
     """Declare a best-practice check: reported and rated, never fails the sample."""
-    return _declare("BP", check_id, description, na_allowed)
+    return _declare("BP", check_id, description, na_allowed, late, shares_page)
 
 
 def __getattr__(name: str) -> object:

@@ -202,8 +202,14 @@ def load_task_dataset(**metadata: Any) -> Any:
         known = set(split["id"])
         unknown = [i for i in ids if i not in known]
         if unknown:
+            # The generic page checks have no prompt: there is nothing to ask a model for.
+            generic = (
+                "; 'generic' is no generation case: score pages with it (a11y-eval score FILE --case generic)"
+                if "generic" in unknown
+                else ""
+            )
             raise ValueError(
-                f"a11y_cases names unknown case(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}"
+                f"a11y_cases names unknown case(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}{generic}"
             )
         keep = set(ids)
         split = split.filter(lambda row: row["id"] in keep)

@@ -702,14 +702,17 @@ class AsyncEvaluator:
         t2 = time.perf_counter()
         late_done = False
         if case is not None:
+            shared: str | None = None
             for index in self._check_order(case):
                 check = case.checks[index]
-                if not late_done and (session.dirty or self._acts(case, check)):
-                    # The first-rendered document is about to be acted on or replaced.
+                if not late_done and (session.dirty or check.late or self._acts(case, check)):
+                    # The first-rendered document is about to be read late, acted on or replaced.
                     await self._late_audit_untouched(session, run, started_at=t0)
                     late_done = True
-                if session.dirty:
+                # Checks that share a page take it as the one before them left it (checks.py).
+                if session.dirty and not (check.shares_page is not None and check.shares_page == shared):
                     await self._crash_aware(session, session.reset())
+                shared = check.shares_page
                 session.position = index
                 run.checks.append(await self._run_check(session, check))
                 self._acted[(case.id, check.id)] = session.dirty
@@ -863,9 +866,26 @@ class AsyncEvaluator:
         click) costs a reload before the next one, a check that only read does not. Running the
         readers first saves the reloads between them; the outcomes do not depend on the order,
         and the observation lists the checks as the case declares them. A check not run yet is
-        placed by a guess from its code (:mod:`lm_eval_a11y.check_order`).
+        placed by a guess from its code (:mod:`lm_eval_a11y.check_order`). Readers declared
+        ``late`` come after the other readers, once the late audit has waited for the horizon,
+        and before the checks that act (which reload the page, and with it the page's clock).
+        Checks that share a page count as acting and run together, in declared order, where the
+        first of them is declared.
         """
-        return sorted(range(len(case.checks)), key=lambda i: self._acts(case, case.checks[i]))
+        anchors: dict[str, int] = {}
+        for index, check in enumerate(case.checks):
+            if check.shares_page is not None:
+                anchors.setdefault(check.shares_page, index)
+
+        def rank(index: int) -> tuple[int, int]:
+            check = case.checks[index]
+            if check.shares_page is not None:
+                return 2, anchors[check.shares_page]
+            if self._acts(case, check):
+                return 2, index
+            return (1 if check.late else 0), index
+
+        return sorted(range(len(case.checks)), key=rank)
 
     def _acts(self, case: Case, check: Check) -> bool:
         key = (case.id, check.id)

@@ -13,7 +13,7 @@ import collections
 import contextlib
 import json
 import random
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -29,7 +29,21 @@ from lm_eval_a11y.audit import (
 from lm_eval_a11y.browser import user_agent_override
 from lm_eval_a11y.observation import AxeFinding, AxeNode
 
-__all__ = ["SETTLE_CAP_MS", "Element", "Heading", "Landmark", "ProbeError", "Session", "Tab", "repair_text"]
+__all__ = [
+    "SETTLE_CAP_MS",
+    "Element",
+    "Heading",
+    "KeyboardFacts",
+    "KeyboardWalk",
+    "Landmark",
+    "Listeners",
+    "Listening",
+    "ProbeError",
+    "Session",
+    "Tab",
+    "TabStop",
+    "repair_text",
+]
 
 # How long after an action the session waits for the page's animations to end, and how long
 # Session.eventually asks a condition again: long enough for the fades, slides and delayed
@@ -45,6 +59,13 @@ _WORLD = "lm-eval-a11y"
 # A renderer heap above this is collected after an axe run and after a page load.
 _TRIM_HEAP_BYTES = 48 * 2**20
 _MAX_EVENTS = 50
+# The object group of the remote objects Session.event_listeners holds while it works.
+_LISTENERS_GROUP = "lm-eval-a11y-listeners"
+# A focus indicator is a change a person can see: at least this many pixels, each changed by at
+# least this much in a colour channel (0-255; a ring one shade off the background is no indicator).
+_VISIBLE_PIXELS = 8
+_VISIBLE_CHANNEL_STEP = 24
+_NODES_OF = "function (...nodes) { return globalThis.__a11yProbe.nodesOf(...nodes); }"
 # Ports Chromium refuses to load (its restricted list above 1024): a sample's origin never uses one.
 _UNSAFE_PORTS = frozenset(
     {1719, 1720, 1723, 2049, 3659, 4045, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6697, 10080}
@@ -175,6 +196,88 @@ class Landmark:
     ref: int
     role: str
     name: str
+
+
+@dataclass(frozen=True)
+class Listening:
+    """Event types the page listens for on one target (:meth:`Session.event_listeners`).
+
+    ``target`` is ``"window"``, ``"document"`` or ``"element"``; ``ref`` and ``tag`` name the
+    element (a listener on a shadow root counts as one on its host)."""
+
+    target: str
+    types: tuple[str, ...]
+    ref: int | None = None
+    tag: str = ""
+
+
+@dataclass(frozen=True)
+class Listeners:
+    """What :meth:`Session.event_listeners` found: the targets listened on, and whether elements
+    past its limit were left out."""
+
+    targets: tuple[Listening, ...]
+    truncated: bool = False
+
+
+@dataclass(frozen=True)
+class KeyboardFacts:
+    """What the keyboard can do with one element (:meth:`Session.keyboard_facts`).
+
+    ``rendered``: drawn with a size and not ``visibility: hidden`` (a mouse can point at it; the
+    other facts are only gathered for rendered elements). ``control``: ``"native"`` (the browser
+    works it from the keyboard), ``"widget"`` (an ARIA widget role; the page must) or None.
+    ``tab_stop``: in the Tab order. ``reachable``: a Tab stop, or an item of a composite widget
+    (listbox, menu, tablist, grid...) whose container or controlling element is one.
+    ``key_handled``: a key listener on it, around it, on that container, the document or the
+    window. ``click_heard``: a click listener on it, around it, the document or the window.
+    ``click_activated``: the browser turns Enter or Space on it into a click (buttons, links,
+    checkboxes...). ``inside_workable``: the reference of the nearest control around it that the
+    keyboard can reach and work, if any; ``holds_workable``: it holds such a control.
+    ``backdrop``: an empty layer over half the viewport or more, out of the flow, while a dialog
+    is open (a dialog's backdrop)."""
+
+    ref: int
+    rendered: bool
+    disabled: bool
+    role: str | None
+    control: str | None
+    tab_stop: bool
+    reachable: bool
+    key_handled: bool
+    click_heard: bool
+    click_activated: bool
+    inside_workable: int | None
+    holds_workable: bool
+    backdrop: bool = False
+
+
+@dataclass(frozen=True)
+class TabStop:
+    """One stop of :meth:`Session.tab_stops`: the element's reference, its place in the walk and
+    its kind (tag, role, type and classes joined with ``|``, how pages style focus)."""
+
+    ref: int
+    index: int
+    kind: str
+
+
+@dataclass(frozen=True)
+class KeyboardWalk:
+    """Where :meth:`Session.keyboard_walk` took focus.
+
+    ``stops``: the references focus met, in order. ``left_page``: focus went past the page's last
+    (or, backwards, first) stop to the browser, as it does on a page without a trap.
+    ``cycle``: the stops focus went round among without leaving the page, when it did;
+    ``released``: whether Escape then let focus go on and leave (None without a cycle).
+    ``presses``: the keys pressed, at most the walk's bound."""
+
+    key: str
+    stops: tuple[int, ...]
+    left_page: bool
+    cycle: tuple[int, ...] = ()
+    released: bool | None = None
+    presses: int = 0
 
 
 @dataclass(frozen=True)
@@ -883,6 +986,11 @@ class Session:
             items = [e for e in items if wanted in e.name.lower()]
         return items
 
+    async def element(self, ref: int) -> Element:
+        """The element a helper named by its reference (``ref`` of :class:`KeyboardFacts`,
+        :class:`Listening`, :class:`Heading`...), as it is now."""
+        return await self._describe(ref)
+
     async def refresh(self, element: Element) -> Element:
         return await self._describe(element.ref)
 
@@ -948,6 +1056,117 @@ class Session:
             )
             for c in changes
         ]
+
+    async def event_listeners(self, types: Sequence[str], *, limit: int = 400) -> Listeners:
+        """Where the page listens for the given event types: the window, the document and every
+        element (in shadow roots too), from CDP's ``DOMDebugger.getEventListeners``.
+
+        This is the browser's own record of listeners, which no page script can patch or hide: a
+        listener added with ``addEventListener``, an ``onclick`` attribute or property, a handler
+        object, a function made in another frame's realm all appear. Listeners inside frames do
+        not (a frame is another document). At most ``limit`` elements are listed, in document
+        order (each costs a round trip, all sent at once); :attr:`Listeners.truncated` says when
+        more listened."""
+        wanted = set(types)
+        tab = self._tab
+        world = tab.world_id
+        found: dict[int, set[str]] = {}
+        on_window: set[str] = set()
+        try:
+            for expression in ("window", "document"):
+                # The page's own world, where `window` and `document` are unforgeable: asked from
+                # our isolated world, a pierced walk that met a listener whose function was made
+                # in a frame's realm had Chromium (156) crash the renderer at the frame's next
+                # audit. Evaluating either name runs none of the page's code.
+                handle = await tab.send("Runtime.evaluate", {"expression": expression, "objectGroup": _LISTENERS_GROUP})
+                # pierce: into shadow roots, open or closed (and frames, whose nodes are left out
+                # below). Without it CDP reports only listeners whose function was made in the
+                # world that asks.
+                reply = await tab.send(
+                    "DOMDebugger.getEventListeners",
+                    {"objectId": handle["result"]["objectId"], "depth": -1, "pierce": True},
+                )
+                for listener in reply.get("listeners") or ():
+                    kind = str(listener.get("type"))
+                    if kind not in wanted:
+                        continue
+                    node = listener.get("backendNodeId")
+                    if expression == "window" or node is None:
+                        on_window.add(kind)
+                    else:
+                        found.setdefault(int(node), set()).add(kind)
+            nodes = list(found)
+            truncated = len(nodes) > limit
+            nodes = nodes[:limit]
+            resolved = await asyncio.gather(
+                *(
+                    tab.send(
+                        "DOM.resolveNode",
+                        {"backendNodeId": node, "executionContextId": world, "objectGroup": _LISTENERS_GROUP},
+                    )
+                    for node in nodes
+                ),
+                return_exceptions=True,
+            )
+            # A node of a frame's document does not resolve into the top document's world.
+            kept = [(node, r) for node, r in zip(nodes, resolved, strict=True) if isinstance(r, dict)]
+            named: list[dict[str, Any]] = []
+            if kept:
+                reply = await tab.send(
+                    "Runtime.callFunctionOn",
+                    {
+                        "functionDeclaration": _NODES_OF,
+                        "executionContextId": world,
+                        "arguments": [{"objectId": r["object"]["objectId"]} for _, r in kept],
+                        "returnByValue": True,
+                    },
+                )
+                if "exceptionDetails" in reply:
+                    raise ProbeError("the elements the page listens on could not be named")
+                named = list((reply.get("result") or {}).get("value") or [])
+        finally:
+            with contextlib.suppress(Exception):  # the page may be gone; the group goes with it
+                await tab.send("Runtime.releaseObjectGroup", {"objectGroup": _LISTENERS_GROUP})
+        targets = [Listening("window", tuple(sorted(on_window)))] if on_window else []
+        merged: dict[int | None, tuple[str, set[str]]] = {}
+        for (node, _), about in zip(kept, named, strict=True):
+            if about.get("tag") is None:
+                continue  # a node of a frame's document
+            tag, kinds = merged.setdefault(about.get("ref"), (str(about.get("tag") or ""), set()))
+            kinds.update(found[node])
+        for ref, (tag, kinds) in merged.items():
+            target = "element" if ref is not None else "document"
+            targets.append(Listening(target, tuple(sorted(kinds)), None if ref is None else int(ref), tag))
+        return Listeners(tuple(targets), truncated)
+
+    async def keyboard_facts(
+        self,
+        elements: Sequence[int],
+        key_listeners: Sequence[int],
+        click_listeners: Sequence[int],
+        *,
+        keys_on_document: bool,
+        clicks_on_document: bool,
+    ) -> list[KeyboardFacts]:
+        """:class:`KeyboardFacts` for each element reference, in one round trip. ``key_listeners``
+        and ``click_listeners`` are the elements with such listeners (:meth:`event_listeners`);
+        ``keys_on_document``, ``clicks_on_document``: the document or window has one (for clicks,
+        ``<html>`` and ``<body>`` count as the document)."""
+        facts = await self.probe(
+            "keyboardFacts",
+            list(elements),
+            list(key_listeners),
+            keys_on_document,
+            list(click_listeners),
+            clicks_on_document,
+        )
+        return [KeyboardFacts(**fact) for fact in facts]
+
+    async def pointer_cursor_elements(self, limit: int = 200) -> list[int]:
+        """References of the outermost rendered elements drawn with ``cursor: pointer`` (which
+        their descendants inherit), in document order: what a mouse user takes for things to
+        click."""
+        return [int(ref) for ref in await self.probe("pointerCursors", limit)]
 
     async def document_info(self) -> dict[str, Any]:
         info: dict[str, Any] = await self.probe("documentInfo")
@@ -1092,6 +1311,132 @@ class Session:
                 where = await self._describe(current)
                 return False, f"after {step + 1} x {key} focus was on {where.describe()}, outside the container"
         return True, f"focus stayed inside for {presses} x Tab and {presses} x Shift+Tab"
+
+    async def keyboard_walk(self, *, backwards: bool = False, max_presses: int = 60) -> KeyboardWalk:
+        """Walk the page with Tab (or Shift+Tab) from the top, as a visitor does, until focus
+        leaves the page, with at most ``max_presses`` presses.
+
+        When focus comes back to a stop it met without having left the page, it goes round a
+        cycle: a modal dialog open on the page may hold it so, if Escape lets it out (WCAG 2.1.2),
+        so Escape is pressed once and the walk goes on; a second cycle ends the walk. One press
+        in, with no element focused, focus is in the browser: backwards from the top that is the
+        first press (the next one enters the page from its end), later it is the way out."""
+        await self._from_the_top()
+        key = "Shift+Tab" if backwards else "Tab"
+        stops: list[int] = []
+        seen: set[int] = set()
+        cycle: tuple[int, ...] = ()
+        released: bool | None = None
+        presses = 0
+        while presses < max_presses:
+            ref, _ = await self._step(key)
+            presses += 1
+            if ref is None:
+                if backwards and presses == 1:
+                    continue
+                return KeyboardWalk(key, tuple(stops), True, cycle, True if cycle else None, presses)
+            if ref in seen:
+                if cycle:
+                    released = False
+                    break
+                start = stops.index(ref)
+                cycle = tuple(stops[start:])
+                await self._tab.page.keyboard.press("Escape")
+                await self.settle(0)
+                presses += 1
+                seen = set()
+            seen.add(ref)
+            stops.append(ref)
+        if cycle and released is None:
+            released = True  # after Escape focus went on to stops it had not met, up to the bound
+        return KeyboardWalk(key, tuple(stops), False, cycle, released, presses)
+
+    async def tab_stops(self, max_presses: int = 60) -> AsyncIterator[TabStop]:
+        """Walk the page with Tab from the top, as a visitor does, and yield each stop while it has
+        focus (a caller may look at it, :meth:`focus_indicator`, before the walk goes on). The walk
+        ends when focus leaves the page, comes back to a stop it met, or after ``max_presses``."""
+        await self._from_the_top()
+        seen: set[int] = set()
+        for index in range(max_presses):
+            self._epoch += 1
+            await self._tab.page.keyboard.press("Tab")
+            found = await self.probe("step", None, True)
+            ref = found["ref"]
+            if ref is None or int(ref) in seen:
+                return
+            seen.add(int(ref))
+            yield TabStop(int(ref), index, str(found["kind"]))
+
+    async def focus_indicator(self, ref: int, *, pad: int = 6) -> tuple[str, str]:
+        """Whether focus shows on the focused element ``ref``: its area (and ``pad`` pixels around
+        it, and its labels) is captured focused, then unfocused, and focus is put back.
+
+        Answers ``("shown" | "not shown" | "restless" | "off screen", detail)``. ``restless``: the
+        area changes by itself (the page changes the DOM over it or animates it within two frames
+        of the unfocused capture, or a canvas, video or animated image there draws something else
+        in a third capture), so a change on focus proves nothing (a page that flickers everywhere
+        would otherwise pass). A change counts when a person could see it: at least
+        ``_VISIBLE_PIXELS`` pixels changed by ``_VISIBLE_CHANNEL_STEP`` or more in a channel. In
+        a text field only a change outside its content box counts (the caret blinks there). Captures go through CDP
+        (:meth:`Tab.capture_png`): the page sees the blur and the focus, and nothing else: no
+        style, no script of ours."""
+        # A ring that the focus fades or grows in is looked at once it has (a transition, an
+        # animation); a page that animates nothing on focus gets no wait.
+        if await self.probe("animationTimeLeft", SETTLE_CAP_MS):
+            await self.settle(0)
+        clip = await self.probe("focusClip", ref, pad)
+        if clip is None:
+            return "off screen", "it is not on screen when focused"
+        mask = clip.pop("mask")
+        tab = self._tab
+        focused = await tab.capture_png(clip)
+        self._touch()
+        await self.probe("blur")
+        if await self.probe("animationTimeLeft", SETTLE_CAP_MS):
+            await self.settle(0)  # and one that fades out, once it has
+        unfocused = await tab.capture_png(clip)
+        try:
+            if focused == unfocused:
+                return "not shown", "it looks the same focused and unfocused"
+            changed = await self.probe("pixelsDiffer", focused, unfocused, mask, _VISIBLE_CHANNEL_STEP)
+            if changed < _VISIBLE_PIXELS:
+                where = " outside the caret" if mask is not None else ""
+                return "not shown", f"what changes{where} when it is focused is too faint or too small to see"
+            # A third capture only where the DOM cannot tell: the page's own changes and animations
+            # over the area show in the probe; a canvas or a video does not.
+            restless = await self.probe("restlessAround", clip)
+            if restless == "changing" or (restless == "media" and await tab.capture_png(clip) != unfocused):
+                return "restless", "its area keeps changing by itself, so a change on focus proves nothing"
+            return "shown", "it changes visibly when focused"
+        finally:
+            await self.probe("focus", ref)
+
+    async def text_overflow_at(self, width: int, *, limit: int = 5) -> dict[str, Any]:
+        """Lay the page out ``width`` CSS pixels wide (the viewport's height kept), let it settle,
+        and report the text that does not fit: ``width`` (the viewport's, scrollbar aside),
+        ``document_width``, ``scrolls`` (the document scrolls sideways), ``total`` and up to
+        ``limit`` ``elements`` (``ref``, ``left``, ``right``, ``text``), widest first. The viewport
+        is put back afterwards; the page may have reacted to the resize, so this counts as acting.
+
+        Text inside tables, code, images, media, frames and grids is left out (content that may
+        need two dimensions), as is what a horizontally scrolling component that fits the
+        viewport holds, and an element wholly out of view on a page that does not scroll sideways
+        (an off-canvas menu)."""
+        self._touch()
+        page = self._tab.page
+        original = page.viewport_size or {"width": self._settings.viewport[0], "height": self._settings.viewport[1]}
+        try:
+            await page.set_viewport_size({"width": width, "height": original["height"]})
+            # Resize handlers run with the next frame; what they start to animate is waited for.
+            await self.settle(0)
+            found: dict[str, Any] = await self.probe("overflowingText", limit)
+        finally:
+            await page.set_viewport_size(original)
+        return found
+
+    async def precedes(self, first: Element, second: Element) -> bool:
+        """Whether ``first`` comes before ``second`` in the document (``second`` inside it counts)."""
+        return bool(await self.probe("precedes", first.ref, second.ref))
 
     async def has_visible_focus_indicator(self, element: Element) -> tuple[bool, str]:
         """Compare pixels of the element's area focused by keyboard and unfocused.

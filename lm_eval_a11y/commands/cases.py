@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -49,12 +50,15 @@ def register(sub: Any) -> None:
         "validate",
         help="evaluate every example page and compare the outcomes with its expectations",
         description=(
-            "Render each example page of the selected cases (all cases by default) in Chromium, run axe-core "
+            "Render each example page of the selected cases (by default every case and the generic page checks, "
+            "or the cases of A11Y_CASES_DIR alone; 'generic' names the generic checks) in Chromium, run axe-core "
             "and the case's checks, and compare every check outcome, the failing axe WCAG rules and the verdict "
             "with the expectations the page carries. Exit code 0 when everything matches, 1 otherwise."
         ),
     )
-    validate.add_argument("ids", nargs="*", metavar="ID", help="case ids to validate (default: all)")
+    validate.add_argument(
+        "ids", nargs="*", metavar="ID", help="case ids to validate; 'generic': the generic page checks (default: all)"
+    )
     validate.add_argument(
         "--repeat",
         type=positive_int,
@@ -88,13 +92,27 @@ def discover(root: Path | None = None) -> list[tuple[str, Case | CaseError]]:
 
 
 def _select(ids: Sequence[str]) -> tuple[list[Case], list[tuple[str, CaseError]]]:
-    """The cases named in ``ids`` (all when empty) and the folders that failed to load."""
+    """The cases named in ``ids`` and the folders that failed to load. No ids: every case, and
+    with the bundled cases the generic page checks too (lm_eval_a11y.generic, shipped with the
+    package); a cases folder of one's own (``A11Y_CASES_DIR``) is validated alone."""
+    from lm_eval_a11y.generic import GENERIC_ID, generic_case
+
     base = cases_dir()
     if not ids:
         found = discover(base)
-        return [c for _, c in found if isinstance(c, Case)], [(n, e) for n, e in found if isinstance(e, CaseError)]
+        cases = [c for _, c in found if isinstance(c, Case)]
+        broken = [(n, e) for n, e in found if isinstance(e, CaseError)]
+        if not os.environ.get("A11Y_CASES_DIR"):
+            try:
+                cases.append(generic_case())
+            except CaseError as err:
+                broken.append((GENERIC_ID, err))
+        return cases, broken
     cases = []
     for case_id in dict.fromkeys(ids):
+        if case_id == GENERIC_ID:
+            cases.append(generic_case())
+            continue
         folder = base / case_id
         if not (folder / "case.yaml").is_file():
             known = ", ".join(name for name, _ in discover(base))

@@ -5,11 +5,14 @@ from __future__ import annotations
 import pytest
 
 from lm_eval_a11y.cases import Case, load_cases, load_examples
+from lm_eval_a11y.generic import generic_case
 
 CASES = load_cases()
+# The generic page checks are held to the same rules of evidence as the cases.
+WITH_GENERIC = (*CASES, generic_case())
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+@pytest.mark.parametrize("case", WITH_GENERIC, ids=[c.id for c in WITH_GENERIC])
 def test_every_check_passes_and_fails_somewhere(case: Case) -> None:
     examples = load_examples(case)
     for check in case.checks:
@@ -19,7 +22,7 @@ def test_every_check_passes_and_fails_somewhere(case: Case) -> None:
             assert "na" in seen, f"{check.id} allows 'na' but no example shows it"
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+@pytest.mark.parametrize("case", WITH_GENERIC, ids=[c.id for c in WITH_GENERIC])
 def test_enough_examples(case: Case) -> None:
     examples = load_examples(case)
     passing = [ex for ex in examples if ex.verdict == "pass"]

@@ -15,10 +15,13 @@ from cases.selection import SELECTED_CASES
 from lm_eval_a11y.browser import DEFAULT_CONCURRENCY
 from lm_eval_a11y.cases import Case, Example, load_cases, load_examples
 from lm_eval_a11y.evaluator import Evaluator, EvaluatorSettings
+from lm_eval_a11y.generic import generic_case
 from lm_eval_a11y.observation import Observation
 from lm_eval_a11y.scoring import score_observation
 
-CASES = load_cases()
+# The generation cases and the generic page checks, which ship with the package (`-k generic`
+# renders only theirs).
+CASES = (*load_cases(), generic_case())
 EXAMPLES: list[tuple[Case, Example]] = [(case, ex) for case in CASES for ex in load_examples(case)]
 
 

@@ -37,6 +37,11 @@ def test_wheel_carries_assets_and_resolves_them_when_installed(tmp_path: Path) -
     for case in cases:
         assert f"{assets}test_cases/{case}/checks.py" in names
     assert any(n.startswith(f"{assets}tasks/") and n.endswith(".yaml") for n in names)
+    # The generic page checks live inside the package, examples and all.
+    generic = {p.relative_to(REPO).as_posix() for p in (REPO / "lm_eval_a11y" / "generic").rglob("*")}
+    generic = {n for n in generic if n.endswith((".yaml", ".py", ".html"))}
+    assert "lm_eval_a11y/generic/case.yaml" in generic
+    assert generic <= names
     suites = {p.name for p in (REPO / "suites").glob("*.yaml")}
     assert "self-test.yaml" in suites
     assert {f"{assets}suites/{name}" for name in suites} <= names
@@ -67,4 +72,9 @@ def test_wheel_carries_assets_and_resolves_them_when_installed(tmp_path: Path) -
     assert probe_js == installed / "_assets" / "probe.js"
     assert cases_dir == installed / "_assets" / "test_cases"
     assert suites_dir == installed / "_assets" / "suites"
+    # generic_case() loads from the package's own folder (lm_eval_a11y/generic/__init__.py).
+    assert (installed / "generic" / "case.yaml").is_file()
+    assert len(list((installed / "generic" / "examples").glob("*.html"))) == len(
+        list((REPO / "lm_eval_a11y" / "generic" / "examples").glob("*.html"))
+    )
     assert axe.read_bytes() == (REPO / "evaluator" / "node_modules" / "axe-core" / "axe.min.js").read_bytes()

@@ -1,0 +1,259 @@
+"""Generic page checks: what a reviewer checks on any page with a keyboard and a screen reader.
+
+They know nothing of what the page is meant to be, so each asserts only what holds for every page;
+docs/generic.md says what each asserts, its bounds and what it cannot see.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from lm_eval_a11y.checks import Outcome, Session, best_practice, failed, not_applicable, passed, requirement
+
+if TYPE_CHECKING:
+    from lm_eval_a11y.session import KeyboardFacts
+
+# What a mouse does to a control, and what the keyboard does.
+MOUSE_EVENTS = ("click", "dblclick", "mousedown", "mouseup", "pointerdown", "pointerup")
+KEY_EVENTS = ("keydown", "keyup", "keypress")
+FOCUS_EVENTS = ("focus", "blur", "focusin", "focusout")
+# A listener here hears the whole page: it delegates (or closes menus on a click outside them).
+DOCUMENT_TAGS = ("html", "body")
+# Elements listened on beyond this many are not judged, and the check fails for them.
+MAX_LISTENED = 400
+# The checks that walk the page with the keyboard or lay it out anew run one after another on one
+# page load (checks.py, shares_page): each starts from the top or undoes what it changes.
+KEYBOARD_AND_LAYOUT = "generic-keyboard-and-layout"
+# Failures named in the message.
+NAMED = 3
+# Keys pressed in one keyboard walk, at most (each costs a round trip and the page's reaction).
+MAX_PRESSES = 60
+# Tab stops whose focus indicator is looked at, at most: the first stop of each kind (tag, role,
+# type and classes, which is what pages style focus by), in Tab order.
+MAX_FOCUS_CHECKS = 4
+FRAME_TAGS = ("iframe", "frame", "object", "embed")
+# WCAG 1.4.10: content reflows at 320 CSS pixels wide (1280 at 400 % zoom).
+REFLOW_WIDTH = 320
+
+
+@best_practice("one-main-landmark", "The page has exactly one main landmark, and it holds content")
+async def one_main_landmark(s: Session) -> Outcome:
+    mains = [m for m in await s.landmarks() if m.role == "main"]
+    if not mains:
+        return failed("The page has no main landmark (<main> or role=main): screen reader users cannot jump to it")
+    if len(mains) > 1:
+        return failed(f"The page has {len(mains)} main landmarks exposed to assistive technology; one is expected")
+    main = await s.probe("describe", mains[0].ref)
+    if not str(main.get("text") or "").strip():
+        return failed("The main landmark holds no text")
+    return passed("The page has one main landmark with content")
+
+
+@best_practice("one-h1", "The page has exactly one level-1 heading, with a name")
+async def one_h1(s: Session) -> Outcome:
+    tops = [h for h in await s.headings() if h.level == 1]
+    if not tops:
+        return failed("The page has no level-1 heading (<h1> or aria-level=1) exposed to assistive technology")
+    if len(tops) > 1:
+        names = ", ".join(repr(h.name[:40]) for h in tops[:4])
+        return failed(f"The page has {len(tops)} level-1 headings ({names}); one is expected")
+    if not tops[0].name.strip():
+        return failed("The page's level-1 heading has no text")
+    return passed(f"The page has one level-1 heading, {tops[0].name[:60]!r}")
+
+
+@requirement(
+    "mouse-targets-keyboard-operable",
+    "Every element the page listens to the mouse on can be reached and worked from the keyboard",
+    late=True,
+)
+async def mouse_targets_keyboard_operable(s: Session) -> Outcome:
+    found = await s.event_listeners(MOUSE_EVENTS + KEY_EVENTS, limit=MAX_LISTENED)
+    listening, truncated = found.targets, found.truncated
+    on_elements = [t for t in listening if t.ref is not None and t.tag not in DOCUMENT_TAGS]
+    on_document = [t for t in listening if t not in on_elements]
+    mouse_types = {t.ref: set(t.types) & set(MOUSE_EVENTS) for t in on_elements}
+    targets = [ref for ref, types in mouse_types.items() if types and ref is not None]
+    # Clicks heard by the whole page are delegated to elements nothing marks but their looks: the
+    # pointing-hand cursor a mouse user goes by stands for them.
+    delegated = any(set(t.types) & set(MOUSE_EVENTS) for t in on_document)
+    if delegated:
+        targets += [ref for ref in await s.pointer_cursor_elements() if ref not in mouse_types]
+    if not targets:
+        return passed("No element listens for the mouse, and nothing looks clickable under a listener on the page")
+    facts = await s.keyboard_facts(
+        targets,
+        [t.ref for t in on_elements if t.ref is not None and set(t.types) & set(KEY_EVENTS)],
+        [t.ref for t in on_elements if t.ref is not None and "click" in t.types],
+        keys_on_document=any(set(t.types) & set(KEY_EVENTS) for t in on_document),
+        clicks_on_document=any("click" in t.types for t in on_document),
+    )
+    problems = [
+        (fact, problem) for fact in facts if (problem := _keyboard_problem(fact, mouse_types.get(fact.ref))) is not None
+    ]
+    if truncated:
+        problems_note = f"; the page listens on more than {MAX_LISTENED} elements, and the rest were not judged"
+    else:
+        problems_note = ""
+    if not problems:
+        if truncated:
+            return failed(f"The first {MAX_LISTENED} elements listened on are keyboard operable{problems_note}")
+        return passed(f"All {len(facts)} element(s) that listen for the mouse or look clickable work from the keyboard")
+    named = []
+    for fact, problem in problems[:NAMED]:
+        element = await s.element(fact.ref)
+        named.append(f"{element.describe()} {problem}")
+    more = f" (and {len(problems) - NAMED} more)" if len(problems) > NAMED else ""
+    return failed(
+        f"{len(problems)} element(s) a mouse can work are out of the keyboard's reach: {'; '.join(named)}{more}"
+        f"{problems_note}"
+    )
+
+
+def _keyboard_problem(fact: KeyboardFacts, mouse_types: set[str] | None) -> str | None:
+    """Why the keyboard cannot do what the mouse does with this element, or None.
+
+    ``mouse_types``: the mouse events it listens for; None for an element that only looks
+    clickable under a listener on the whole page."""
+    if not fact.rendered or fact.disabled:
+        return None  # a mouse cannot work it either
+    if fact.backdrop:
+        return None  # clicking a dialog's backdrop is a shortcut for Escape and the dialog's buttons
+    if fact.control is not None and fact.reachable:
+        if fact.control == "widget" and not fact.key_handled:
+            return (
+                f"has role {fact.role} and takes focus, but no key listener on it, around it or on the page: "
+                "Enter and Space do nothing"
+            )
+        # Enter and Space on a button or link fire click, never mousedown or pointerdown.
+        deaf = mouse_types is not None and "click" not in mouse_types and not fact.click_heard
+        if fact.control == "native" and fact.click_activated and deaf and not fact.key_handled:
+            heard = ", ".join(sorted(mouse_types or ()))
+            return f"listens only for {heard}, which the keyboard never fires (Enter and Space fire click)"
+        return None
+    if fact.inside_workable is not None or fact.holds_workable:
+        # Lenient on purpose: a keyboard user works the control around it or inside it, and
+        # whether that does what this listener does cannot be seen without trying it.
+        return None
+    heard = "looks clickable (cursor: pointer) under a click listener on the page"
+    if mouse_types is not None:
+        heard = f"listens for {', '.join(sorted(mouse_types))}"
+    if fact.control is not None:
+        return f"{heard}, but the keyboard cannot reach it (it is no Tab stop, nor an item of a widget that is one)"
+    if fact.tab_stop:
+        return f"{heard} and takes focus, but has no role a keyboard or screen reader user can operate"
+    return f"{heard}, but cannot take focus from the keyboard"
+
+
+@requirement(
+    "no-keyboard-trap",
+    "Tab and Shift+Tab go through the whole page and out of it; focus is never held (Escape frees it from a dialog)",
+    shares_page=KEYBOARD_AND_LAYOUT,
+)
+async def no_keyboard_trap(s: Session) -> Outcome:
+    notes = []
+    # Holding Shift+Tab back takes a listener for keys or focus; a page without one is walked
+    # forwards only (which also meets a script that takes focus back on a timer).
+    steering = await s.event_listeners(KEY_EVENTS + FOCUS_EVENTS)
+    for backwards in (False, True) if steering.targets else (False,):
+        walk = await s.keyboard_walk(backwards=backwards, max_presses=MAX_PRESSES)
+        if walk.cycle and walk.released is False:
+            held = [(await s.element(ref)).describe() for ref in walk.cycle[:NAMED]]
+            more = f" and {len(walk.cycle) - NAMED} more" if len(walk.cycle) > NAMED else ""
+            return failed(
+                f"{walk.key} keeps focus going round {len(walk.cycle)} element(s) ({'; '.join(held)}{more}) "
+                "and Escape does not let it out"
+            )
+        if walk.cycle:
+            notes.append(f"{walk.key} went round {len(walk.cycle)} element(s) until Escape let focus out")
+        elif not walk.left_page:
+            notes.append(f"{walk.key} met {len(walk.stops)} stops in {MAX_PRESSES} presses without a trap (the bound)")
+        else:
+            notes.append(f"{walk.key} went through {len(walk.stops)} stop(s) and out of the page")
+    return passed("; ".join(notes))
+
+
+@requirement(
+    "tab-stops-show-focus",
+    "Focus is visible on the page's Tab stops (the first stop of each kind, up to 4, in Tab order)",
+    na_allowed=True,
+    shares_page=KEYBOARD_AND_LAYOUT,
+)
+async def tab_stops_show_focus(s: Session) -> Outcome:
+    kinds: set[str] = set()
+    problems = []
+    stops = 0
+    async for stop in s.tab_stops(MAX_PRESSES):
+        # Focus on a frame is inside the frame's own document, which draws it (or not).
+        if stop.kind.split("|")[0] in FRAME_TAGS:
+            continue
+        stops += 1
+        if stop.kind in kinds or len(kinds) >= MAX_FOCUS_CHECKS:
+            continue
+        kinds.add(stop.kind)
+        # "off screen": the browser scrolls a focused element into view, so one that stays out of
+        # it (a skip link left at left: -9999px) shows its focus to nobody.
+        status, detail = await s.focus_indicator(stop.ref)
+        if status != "shown":
+            problems.append(f"{(await s.element(stop.ref)).describe()}: {detail}")
+    if not stops:
+        return not_applicable("The page has no Tab stop of its own")
+    if problems:
+        more = f" (and {len(problems) - NAMED} more)" if len(problems) > NAMED else ""
+        named = "; ".join(problems[:NAMED])
+        return failed(f"Focus does not show on {len(problems)} of {len(kinds)} kind(s) of Tab stop: {named}{more}")
+    return passed(f"Focus shows on each of the {len(kinds)} kind(s) of Tab stop looked at ({stops} stop(s) in all)")
+
+
+@best_practice(
+    "skip-link-moves-focus",
+    "A link to a place on the page at the first Tab stop (a skip link) moves focus to its target",
+    na_allowed=True,
+    shares_page=KEYBOARD_AND_LAYOUT,
+)
+async def skip_link_moves_focus(s: Session) -> Outcome:
+    first = None
+    async for stop in s.tab_stops(1):
+        first = await s.element(stop.ref)
+    href = (first.attr("href") or "") if first is not None and first.tag == "a" else ""
+    if first is None or not href.startswith("#") or len(href) < 2:
+        return not_applicable("The first Tab stop is not a link to a place on the page")
+    name = href[1:]
+    quoted = name.replace("\\", "\\\\").replace('"', '\\"')
+    target = await s.find(f'[id="{quoted}"]') or await s.find(f'a[name="{quoted}"]')
+    if target is None:
+        return failed(f"The skip link {first.describe()} points to {href!r}, which is not on the page")
+    await s.press("Enter")
+    landed = await s.active()
+    if landed is not None and (landed.ref == target.ref or await s.contains(target, landed)):
+        return passed(f"Enter on the skip link {first.describe()} moves focus to its target")
+    # Focus moves in the key's own handlers: no settling needed to see where it went.
+    after = await s.press("Tab", settle=False)
+    # Out of the page, or round to the first stop: nothing the keyboard reaches follows the target.
+    if after is None or after.ref == first.ref or await s.precedes(target, after):
+        return passed(f"After Enter on the skip link {first.describe()}, Tab goes on from its target")
+    return failed(
+        f"Enter on the skip link {first.describe()} does not move focus to {href!r}: the next Tab goes to "
+        f"{after.describe()}, which comes before it"
+    )
+
+
+@requirement(
+    "reflow-320",
+    "At 320 CSS px wide no text needs sideways scrolling or is cut off (tables, code, images and media excepted)",
+    shares_page=KEYBOARD_AND_LAYOUT,
+)
+async def reflow_320(s: Session) -> Outcome:
+    found = await s.text_overflow_at(REFLOW_WIDTH, limit=NAMED)
+    if not found["total"]:
+        return passed(f"At {REFLOW_WIDTH} px wide every piece of text fits the width")
+    how = "the page scrolls sideways" if found["scrolls"] else "the page does not scroll sideways, so it is cut off"
+    named = []
+    for item in found["elements"]:
+        element = await s.element(int(item["ref"]))
+        named.append(f"{element.describe()} reaches {item['right']} px")
+    more = f" (and {found['total'] - NAMED} more)" if found["total"] > NAMED else ""
+    return failed(
+        f"At {REFLOW_WIDTH} px wide {found['total']} element(s) with text go past the edge "
+        f"(the document is {found['document_width']} px wide; {how}): {'; '.join(named)}{more}"
+    )
