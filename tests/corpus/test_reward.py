@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from corpus.support import ROOT, clean, failing
+from corpus.support import DISCLOSURE_PAGE, EMPTY, TEXT_PAGE, clean, failing, fenced
 from lm_eval_a11y.cases import CaseError
 from lm_eval_a11y.corpus import (
     A11yReward,
@@ -27,18 +27,6 @@ from lm_eval_a11y.corpus import (
 from lm_eval_a11y.corpus import pages as pages_module
 from lm_eval_a11y.corpus import reward as reward_module
 from lm_eval_a11y.corpus.reward import answer_text, page_text_chars
-
-DISCLOSURE = (ROOT / "test_cases" / "disclosure" / "examples" / "pass-native-details.html").read_text(encoding="utf-8")
-# Passes axe-core: nothing on it can fail. The cheapest page a model could learn to write.
-EMPTY = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Page</title></head><body></body></html>'
-# Passes axe-core too, with text, and is no disclosure widget (nor any component).
-TEXT_PAGE = EMPTY.replace(
-    "<body></body>", "<body><main><h1>Questions</h1><p>Shipping takes three to five days.</p></main></body>"
-)
-
-
-def fenced(html: str) -> str:
-    return f"Here is the page you asked for:\n\n```html\n{html}\n```\n\nIt uses semantic HTML throughout."
 
 
 class Spy:
@@ -159,7 +147,7 @@ def test_an_empty_or_padded_page_gets_nothing() -> None:
 
 def test_a_case_column_judges_each_completion_by_its_prompts_checks() -> None:
     reward = a11y_reward(generic=False, case_column="id")
-    completions = [fenced(DISCLOSURE), fenced(TEXT_PAGE), fenced(TEXT_PAGE)]
+    completions = [fenced(DISCLOSURE_PAGE), fenced(TEXT_PAGE), fenced(TEXT_PAGE)]
     # The third row has no case: it falls back to the reward's own checks (axe-core only here).
     rewards, outcomes = reward.judge(completions, **trl_kwargs(3, id=["disclosure", "disclosure", None]))
     real, trivial, fallback = outcomes
@@ -210,7 +198,7 @@ def test_the_default_reward_uses_the_generic_checks_or_says_they_are_missing() -
         with pytest.raises(GenericChecksMissingError):
             accessibility_reward(completions=[fenced(clean(1))])
         # A case column that names every row's case needs no generic checks.
-        assert a11y_reward(case_column="id")([fenced(DISCLOSURE)], id=["disclosure"]) == [1.0]
+        assert a11y_reward(case_column="id")([fenced(DISCLOSURE_PAGE)], id=["disclosure"]) == [1.0]
     else:
         (value,) = accessibility_reward(completions=[fenced(clean(1))], prompts=["p"])
         assert type(value) is float and 0.0 < value <= 1.0

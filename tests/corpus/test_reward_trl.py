@@ -12,8 +12,7 @@ from typing import Any
 
 import pytest
 
-from corpus.support import clean, failing
-from corpus.test_reward import DISCLOSURE, EMPTY, fenced
+from corpus.support import DISCLOSURE_PAGE, EMPTY, clean, failing, fenced
 from lm_eval_a11y.corpus import a11y_reward
 
 
@@ -34,7 +33,7 @@ def test_grpo_trainer_gets_one_reward_per_completion_and_the_logs() -> None:
     reward = a11y_reward(generic=False, case_column="id", name="a11y")
     assert get_callable_name(reward) == "a11y" and not is_async_callable(reward)
 
-    answers = [fenced(clean(1)), fenced(failing(2)), "No page, sorry.", fenced(EMPTY), fenced(DISCLOSURE)]
+    answers = [fenced(clean(1)), fenced(failing(2)), "No page, sorry.", fenced(EMPTY), fenced(DISCLOSURE_PAGE)]
     cases = [None, None, None, None, "disclosure"]
     prompt = [{"role": "user", "content": "Write an accessible page"}]
     inputs = [
