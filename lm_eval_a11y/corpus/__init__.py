@@ -7,7 +7,8 @@
 :func:`score_pages` gives one :class:`PageScore` per input, in input order, and never drops one:
 a bad row gets a status and a reason. :class:`A11yFilter` is the same scoring as a datatrove
 pipeline step (it needs the ``corpus`` extra); ``a11y-eval corpus score|filter`` runs it over a
-Parquet or JSONL file.
+Parquet or JSONL file. :func:`a11y_reward` makes a reward function for TRL's ``GRPOTrainer``
+from the same scoring.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from lm_eval_a11y.corpus.pages import (
     score_schema,
     shared_evaluator,
 )
+from lm_eval_a11y.corpus.reward import A11yReward, RewardOutcome, a11y_reward, accessibility_reward
 
 if TYPE_CHECKING:
     from lm_eval_a11y.corpus.step import A11yFilter
@@ -33,10 +35,14 @@ if TYPE_CHECKING:
 __all__ = [
     "STATUSES",
     "A11yFilter",
+    "A11yReward",
     "GenericChecksMissingError",
     "KeepRule",
     "PageScore",
     "PageStatus",
+    "RewardOutcome",
+    "a11y_reward",
+    "accessibility_reward",
     "resolve_checks",
     "score_features",
     "score_pages",

@@ -302,6 +302,7 @@ def score_pages(
     case: str | Case | None = None,
     generic: bool = True,
     *,
+    cases: Iterable[str | Case | None] | None = None,
     extract: bool = False,
     evaluator: Evaluator | None = None,
     progress: Callable[[int, int], None] | None = None,
@@ -310,15 +311,19 @@ def score_pages(
 
     ``case``: a case id or :class:`Case` whose checks run on every page instead of the generic
     ones. ``generic``: without a case, also run the generic page checks (else axe-core only).
-    ``extract``: the inputs are model answers; cut the page out first. ``evaluator``: the pool to
-    use (yours stays open); by default this process's :func:`shared_evaluator`. ``progress`` is
-    called with (pages rendered, pages to render) as pages finish.
+    ``cases``: one case per input (an id, a :class:`Case`, or None or a blank id for ``case`` and
+    ``generic``), e.g. a data set's case column, so each page is judged by its prompt's checks;
+    all pages still reach the pool at once. ``extract``: the inputs are model answers; cut the
+    page out first. ``evaluator``: the pool to use (yours stays open); by default this process's
+    :func:`shared_evaluator`. ``progress`` is called with (pages rendered, pages to render) as
+    pages finish.
 
     Bad inputs never raise: each gets a status and a reason. What raises is what no page could
-    cause: an unknown case, missing generic checks, a browser that cannot start.
+    cause: an unknown case, missing generic checks, a browser that cannot start, ``cases`` of
+    another length than the inputs.
     """
-    checks = resolve_checks(case, generic)
     items = list(htmls)
+    checks_of = _checks_per_input(len(items), case, generic, cases)
     pool = evaluator if evaluator is not None else shared_evaluator()
     max_bytes = pool.settings.max_html_bytes
     scores: list[PageScore | None] = [None] * len(items)
@@ -330,7 +335,7 @@ def score_pages(
         else:
             scores[index] = rejected
     if to_render:
-        observations = pool.evaluate_many([(checks, html) for _, html in to_render], progress=progress)
+        observations = pool.evaluate_many([(checks_of[i], html) for i, html in to_render], progress=progress)
         if len(observations) != len(to_render):
             raise RuntimeError(f"the evaluator returned {len(observations)} observations for {len(to_render)} pages")
         for (index, _), observation in zip(to_render, observations, strict=True):
@@ -339,3 +344,32 @@ def score_pages(
     if len(done) != len(items):
         raise RuntimeError(f"{len(items) - len(done)} inputs got no score")
     return done
+
+
+def _checks_per_input(
+    count: int, case: str | Case | None, generic: bool, cases: Iterable[str | Case | None] | None
+) -> list[Case | None]:
+    """The checks for each of ``count`` inputs: its own case from ``cases``, else ``case`` or the
+    generic checks. Each id is looked up once; the default is resolved only if an input needs it,
+    so a column that names a case on every row needs no generic checks installed."""
+    if cases is None:
+        return [resolve_checks(case, generic)] * count
+    given = list(cases)
+    if len(given) != count:
+        raise ValueError(f"cases holds {len(given)} values for {count} inputs; give one per input")
+    resolved: dict[str, Case | None] = {}
+    out: list[Case | None] = []
+    for value in given:
+        if isinstance(value, Case):
+            out.append(value)
+            continue
+        if _is_missing(value) or (isinstance(value, str) and not value.strip()):
+            key = ""  # the default of the call
+        elif isinstance(value, str):
+            key = value.strip()
+        else:
+            raise TypeError(f"cases must hold case ids, Case objects or None, got {type(value).__name__}")
+        if key not in resolved:
+            resolved[key] = resolve_checks(case, generic) if key == "" else get_case(key)
+        out.append(resolved[key])
+    return out

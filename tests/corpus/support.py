@@ -45,6 +45,23 @@ def scripted(i: int) -> str:
     return clean(i).replace("</body>", f"<script>document.body.dataset.n = '{i}';</script>\n</body>")
 
 
+# For the reward: a case's passing example, and pages that pass axe-core with nothing or little on them.
+DISCLOSURE_PAGE = (ROOT / "test_cases" / "disclosure" / "examples" / "pass-native-details.html").read_text(
+    encoding="utf-8"
+)
+# Passes axe-core: nothing on it can fail. The cheapest page a model could learn to write.
+EMPTY = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Page</title></head><body></body></html>'
+# Passes axe-core too, with text, and is no disclosure widget (nor any component).
+TEXT_PAGE = EMPTY.replace(
+    "<body></body>", "<body><main><h1>Questions</h1><p>Shipping takes three to five days.</p></main></body>"
+)
+
+
+def fenced(html: str) -> str:
+    """A model's answer with ``html`` in a fenced block between two lines of prose."""
+    return f"Here is the page you asked for:\n\n```html\n{html}\n```\n\nIt uses semantic HTML throughout."
+
+
 # Rows that are not pages, each with the status it must get.
 BAD_ROWS: tuple[tuple[Any, str], ...] = (
     (None, "missing"),

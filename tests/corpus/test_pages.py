@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from corpus.support import BAD_ROWS, HANGS, ROOT, clean, failing, score_in_this_process
-from lm_eval_a11y.cases import CaseError
+from lm_eval_a11y.cases import CaseError, get_case
 from lm_eval_a11y.corpus import STATUSES, GenericChecksMissingError, PageScore, score_features, score_pages
 from lm_eval_a11y.corpus.pages import admit
 from lm_eval_a11y.evaluator import Evaluator
@@ -124,6 +124,22 @@ def test_a_case_runs_its_checks_instead_of_the_generic_ones(evaluator: Evaluator
     assert bad.score < 1.0
     with pytest.raises(CaseError):
         score_pages([passing], case="no-such-case", evaluator=evaluator)
+
+
+def test_cases_give_each_input_its_own_checks_in_one_call(evaluator: Evaluator) -> None:
+    passing = (DISCLOSURE / "pass-native-details.html").read_text(encoding="utf-8")
+    rows = [passing, clean(1), passing, None]
+    cases = ["disclosure", None, get_case("disclosure"), "button"]
+    disclosure, axe_only, given, missing = score_pages(rows, generic=False, cases=cases, evaluator=evaluator)
+    assert disclosure.case_id == given.case_id == "disclosure" and disclosure.a11y_pass and given.a11y_pass
+    assert disclosure.checks_total > 0 and (axe_only.case_id, axe_only.checks_total) == (None, 0)
+    assert missing.status == "missing"
+    with pytest.raises(ValueError, match="2 values for 1 inputs"):
+        score_pages([passing], cases=["disclosure", "button"], evaluator=evaluator)
+    with pytest.raises(CaseError):  # looked up even for a row that is never rendered
+        score_pages([None], cases=["no-such-case"], evaluator=evaluator)
+    with pytest.raises(TypeError, match="case ids"):
+        score_pages([passing], cases=[7], evaluator=evaluator)  # type: ignore[list-item]
 
 
 def test_generic_checks_run_or_their_absence_is_a_clear_error(evaluator: Evaluator) -> None:
