@@ -17,7 +17,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from playwright.async_api import BrowserContext, CDPSession, FloatRect, Page, Route
+from playwright.async_api import BrowserContext, CDPSession, Page, Route
 
 from lm_eval_a11y.audit import (
     PARSE_CUT_SHORT,
@@ -1439,31 +1439,20 @@ class Session:
         return bool(await self.probe("precedes", first.ref, second.ref))
 
     async def has_visible_focus_indicator(self, element: Element) -> tuple[bool, str]:
-        """Compare pixels of the element's area focused by keyboard and unfocused.
+        """Whether focus visibly shows on the element: its area captured focused and unfocused
+        (:meth:`focus_indicator`).
 
         Focus must already be on the element (reach it with :meth:`press` so ``:focus-visible``
-        applies). Any visible change counts: outline, ring, shadow, background, underline.
+        applies). Any visible change counts: outline, ring, shadow, background, underline. The
+        captures go through CDP and change nothing in the page: a screenshot through Playwright
+        styles every text field's caret while it captures, and a page that drew its ring only
+        then passed here although a person never sees one.
         """
         if not await self.is_active(element):
             return False, f"{element.describe()} is not focused"
-        rect = await self.probe("scrollIntoView", element.ref)
-        viewport = self._settings.viewport
-        pad = 6
-        x = max(rect["x"] - pad, 0)
-        y = max(rect["y"] - pad, 0)
-        width = min(rect["width"] + 2 * pad, viewport[0] - x)
-        height = min(rect["height"] + 2 * pad, viewport[1] - y)
-        if width <= 0 or height <= 0:
-            return False, f"{element.describe()} is not on screen"
-        clip: FloatRect = {"x": x, "y": y, "width": width, "height": height}
-        focused = await self._tab.page.screenshot(clip=clip, animations="disabled", caret="hide")
-        await self.probe("blur")
-        await self.settle(0)
-        unfocused = await self._tab.page.screenshot(clip=clip, animations="disabled", caret="hide")
-        await self.probe("focus", element.ref)
-        if focused == unfocused:
-            return False, f"{element.describe()} looks the same focused and unfocused"
-        return True, f"{element.describe()} changes visibly when focused"
+        await self.probe("scrollIntoView", element.ref)
+        state, detail = await self.focus_indicator(element.ref)
+        return state == "shown", f"{element.describe()}: {detail}"
 
     async def range_value(self, element: Element) -> dict[str, Any]:
         """The value a range widget reports to assistive technology: ``now``, ``min``, ``max``
