@@ -1227,11 +1227,17 @@ class Session:
         The page gets one task turn to react (its zero-delay timers run first) rather than the
         frames of :meth:`settle`: a walk is many presses, and focus moves in the key's handlers.
         """
-        self._epoch += 1
-        await self._tab.page.keyboard.press(key)
-        found = await self.probe("step", within.ref if within is not None else None)
+        found = await self._press_and_look(key, within.ref if within is not None else None)
         ref = found["ref"]
         return (None if ref is None else int(ref)), bool(found["within"])
+
+    async def _press_and_look(self, key: str, within: int | None = None, kind: bool = False) -> dict[str, Any]:
+        """One key press of a walk, then the probe's look at focus (``ref``, ``within``, and
+        with ``kind`` the kind of the stop)."""
+        self._epoch += 1
+        await self._tab.page.keyboard.press(key)
+        found: dict[str, Any] = await self.probe("step", within, kind)
+        return found
 
     async def _from_the_top(self) -> None:
         """Start a keyboard walk as a visitor does: nothing focused, the page scrolled to its top."""
@@ -1358,9 +1364,7 @@ class Session:
         await self._from_the_top()
         seen: set[int] = set()
         for index in range(max_presses):
-            self._epoch += 1
-            await self._tab.page.keyboard.press("Tab")
-            found = await self.probe("step", None, True)
+            found = await self._press_and_look("Tab", kind=True)
             ref = found["ref"]
             if ref is None or int(ref) in seen:
                 return
