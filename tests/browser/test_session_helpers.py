@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from browser.support import fixture_case
@@ -101,6 +103,27 @@ def test_a_keyboard_walk_starts_from_the_top_after_a_check_moved_focus(evaluator
     # The walk's own focus handling is not the page changing itself: no late audit for it.
     assert obs.audit.late_audit in ("unchanged", "static")
 
+
+
+def test_a_keyboard_walk_starts_from_the_top_in_a_document_rewritten_by_document_open(
+    evaluator: Evaluator,
+) -> None:
+    # document.open() erases the window's listeners, the probe's guards of the walk's start too:
+    # they are added again, and the walk still starts from the top.
+    written = json.dumps(WALK).replace("</", "<\\/")  # a JS string the outer script can hold
+    rewrite = (
+        '<!doctype html><html lang="en"><head><title>t</title></head><body><p>Loading</p><script>'
+        f"addEventListener('load', () => {{ document.open(); document.write({written}); document.close(); }});"
+        "</script></body></html>"
+    )
+    obs = evaluator.evaluate(fixture_case("fixturewalk"), rewrite)
+    assert obs.status == "ok", obs.error
+    messages = {check.id: check.message for check in obs.checks}
+    assert messages == {
+        "walk-forwards": "first middle last",
+        "walk-backwards": "last middle first",
+        "reach-first": "reached=True keys=1",
+    }
 
 WATCHED = """<!doctype html><html lang="en"><head><title>t</title></head><body><main><h1>Page</h1>
 <button id="go">Go</button><div id="box" data-state="idle"><p class="item">0</p></div></main><script>
