@@ -22,8 +22,9 @@ Reported for each: pages per second (wall clock, process start to exit), the ove
 bare API (its time over the API's, minus one), the peak memory of one worker (a Python process
 that runs a pool, with its Playwright driver and its Chromium; resident anonymous and shared
 pages, read from /proc every 0.5 s, as the evaluator's memory watchdog reads them), the peak of
-the whole tree, and the statuses. The verdicts of every row must agree between the paths; a row
-whose verdict differs is listed.
+the whole tree, the CPU time of the whole tree per page (user and system, sampled with the memory:
+a process that ends loses what it used after its last sample), and the statuses. The verdicts of every row must agree
+between the paths; a row whose verdict differs is listed.
 """
 
 from __future__ import annotations
@@ -156,7 +157,8 @@ def write_corpus(rows: list[dict[str, str]], path: Path) -> None:
 @dataclass
 class Sampler:
     """Samples the memory of a process tree every ``interval_s``, in a thread: the peak of the
-    whole tree, and of each worker (a Python process that runs Chromium under it)."""
+    whole tree, and of each worker (a Python process that runs Chromium under it); and the CPU
+    time of each of its processes."""
 
     root: int
     interval_s: float = 0.5
@@ -164,6 +166,9 @@ class Sampler:
     peak_worker: int = 0
     # Processes that ran a pool at some point (Ray may start a new worker process for a task).
     workers_seen: set[int] = field(default_factory=set)
+    # The CPU time (user and system) each process of the tree had used when last seen, by pid and
+    # start time: a process that ends loses what it used after its last sample (at most 0.5 s).
+    cpu: dict[tuple[int, float], float] = field(default_factory=dict)
     _stop: threading.Event = field(default_factory=threading.Event)
     _thread: threading.Thread | None = None
 
@@ -196,6 +201,8 @@ class Sampler:
             try:
                 held[proc.pid] = process_bytes(proc.pid) or 0
                 parent[proc.pid] = proc.ppid()
+                used = proc.cpu_times()
+                self.cpu[(proc.pid, proc.create_time())] = used.user + used.system
                 name = proc.name().lower()
                 if "python" in name or name.startswith(("ray::", "raylet")):
                     python.add(proc.pid)
@@ -252,6 +259,9 @@ class PathResult:
     workers: int
     statuses: dict[str, int]
     verdicts: dict[str, tuple[str, bool]]
+    # CPU seconds (user and system) of every process of the path, browsers and renderers
+    # included, as last sampled (Sampler.cpu).
+    cpu_s: float = 0.0
 
 
 def _run(path: str, corpus: Path, work: Path, checks: str, workers: int) -> PathResult:
@@ -287,6 +297,7 @@ def _run(path: str, corpus: Path, work: Path, checks: str, workers: int) -> Path
         len(sampler.workers_seen),
         dict(statuses),
         verdicts,
+        round(sum(sampler.cpu.values()), 1),
     )
 
 
@@ -344,7 +355,7 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"{path:<6} {r.pages_per_s:5.2f} pages/s  {r.seconds:7.1f} s  worker peak {_mib(r.peak_worker_bytes)}"
             f" ({r.workers} process{'es' if r.workers != 1 else ''} ran a pool), all {_mib(r.peak_total_bytes)}"
-            f"  {r.statuses}",
+            f"  CPU {r.cpu_s / max(len(r.verdicts), 1):.2f} s per page  {r.statuses}",
             flush=True,
         )
     base = next((r for r in results if r.path == "api"), None)
@@ -358,6 +369,8 @@ def main(argv: list[str] | None = None) -> int:
             "peak_worker_mib": round(r.peak_worker_bytes / 2**20),
             "peak_total_mib": round(r.peak_total_bytes / 2**20),
             "workers": r.workers,
+            "cpu_s": r.cpu_s,
+            "cpu_s_per_page": round(r.cpu_s / max(len(r.verdicts), 1), 3),
             "statuses": r.statuses,
         }
         if overhead is not None and r is not base:

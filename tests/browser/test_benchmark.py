@@ -3,25 +3,17 @@ pass and the JSON."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
-
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "bench_evaluator.py"
+from scripts_support import load_script
 
 
 def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_evaluator", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses resolve their module by name
-    spec.loader.exec_module(module)
-    return module
+    return load_script("bench_evaluator")
 
 
 def test_two_rounds_of_both_modes_report_medians(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -87,6 +87,12 @@ WALK = """<!doctype html><html lang="en"><head><title>t</title></head><body><mai
 <p id="count">0</p></main><script>let n = 0;
 document.addEventListener('keydown', () => { document.getElementById('count').textContent = ++n; });
 </script></body></html>"""
+# What the fixturewalk checks report on WALK when each walk starts from the top.
+WALKED = {
+    "walk-forwards": "first middle last",
+    "walk-backwards": "last middle first",
+    "reach-first": "reached=True keys=1",
+}
 
 
 def test_a_keyboard_walk_starts_from_the_top_after_a_check_moved_focus(evaluator: Evaluator) -> None:
@@ -94,12 +100,7 @@ def test_a_keyboard_walk_starts_from_the_top_after_a_check_moved_focus(evaluator
     # the walk would begin after #middle (forwards) or before it (backwards).
     obs = evaluator.evaluate(fixture_case("fixturewalk"), WALK)
     assert obs.status == "ok", obs.error
-    messages = {check.id: check.message for check in obs.checks}
-    assert messages == {
-        "walk-forwards": "first middle last",
-        "walk-backwards": "last middle first",
-        "reach-first": "reached=True keys=1",
-    }
+    assert {check.id: check.message for check in obs.checks} == WALKED
     # The walk's own focus handling is not the page changing itself: no late audit for it.
     assert obs.audit.late_audit in ("unchanged", "static")
 
@@ -118,12 +119,7 @@ def test_a_keyboard_walk_starts_from_the_top_in_a_document_rewritten_by_document
     )
     obs = evaluator.evaluate(fixture_case("fixturewalk"), rewrite)
     assert obs.status == "ok", obs.error
-    messages = {check.id: check.message for check in obs.checks}
-    assert messages == {
-        "walk-forwards": "first middle last",
-        "walk-backwards": "last middle first",
-        "reach-first": "reached=True keys=1",
-    }
+    assert {check.id: check.message for check in obs.checks} == WALKED
 
 WATCHED = """<!doctype html><html lang="en"><head><title>t</title></head><body><main><h1>Page</h1>
 <button id="go">Go</button><div id="box" data-state="idle"><p class="item">0</p></div></main><script>
