@@ -1091,18 +1091,9 @@
     'listbox', 'menu', 'menubar', 'tablist', 'tree', 'treegrid', 'grid', 'radiogroup', 'toolbar',
   ]);
 
-  // The element's parent, across a shadow root to its host.
-  function composedParent(el) {
-    if (el.parentElement) {
-      return el.parentElement;
-    }
-    const root = el.getRootNode();
-    return root && root.host ? root.host : null;
-  }
-
   function safeRole(el) {
     try {
-      return withAxe(() => axe.commons.aria.getRole(el, { dpub: true }) || null);
+      return roleOf(el);
     } catch (err) {
       return el.getAttribute('role');  // an element axe's tree does not hold (a closed shadow root)
     }
@@ -1139,7 +1130,7 @@
     if (inTabOrder(el)) {
       return { reachable: true, via: null };
     }
-    for (let node = composedParent(el); node; node = composedParent(node)) {
+    for (let node = parentOf(el); node; node = parentOf(node)) {
       if (!COMPOSITE_ROLES.has(safeRole(node))) {
         continue;
       }
@@ -1170,7 +1161,7 @@
     if (via && set.has(via)) {
       return true;
     }
-    for (let node = el; node; node = composedParent(node)) {
+    for (let node = el; node; node = parentOf(node)) {
       if (set.has(node)) {
         return true;
       }
@@ -1235,7 +1226,7 @@
       fact.key_handled = rootKeys || handledOnPath(el, keys, reach.via);
       fact.click_heard = rootClicks || handledOnPath(el, clicks, null);
       fact.click_activated = el.matches(CLICK_ACTIVATED);
-      for (let node = composedParent(el); node; node = composedParent(node)) {
+      for (let node = parentOf(el); node; node = parentOf(node)) {
         if (workable(node, keys, rootKeys)) {
           fact.inside_workable = refOf(node);
           break;
@@ -1261,7 +1252,7 @@
       if (getComputedStyle(el).cursor !== 'pointer') {
         continue;
       }
-      const parent = composedParent(el);
+      const parent = parentOf(el);
       if (parent && parent !== document.body && getComputedStyle(parent).cursor === 'pointer') {
         continue;
       }
@@ -1365,6 +1356,8 @@
     });
   }
 
+  // A PNG (base64) decoded by the browser's own image decoder into an OffscreenCanvas, outside
+  // the document: its ImageData (width, height, RGBA data).
   async function decodePng(png) {
     const bytes = typeof Uint8Array.fromBase64 === 'function'
       ? Uint8Array.fromBase64(png) : Uint8Array.from(atob(png), (ch) => ch.charCodeAt(0));
@@ -1418,8 +1411,8 @@
     const scrolls = document.documentElement.scrollWidth > width + 1;
     const found = [];
     const exemptScroller = (el) => {
-      for (let node = composedParent(el); node && node !== document.body && node !== document.documentElement;
-        node = composedParent(node)) {
+      for (let node = parentOf(el); node && node !== document.body && node !== document.documentElement;
+        node = parentOf(node)) {
         const overflow = getComputedStyle(node).overflowX;
         if (overflow === 'auto' || overflow === 'scroll') {
           const box = node.getBoundingClientRect();
@@ -1451,7 +1444,7 @@
       return box;
     };
     const fixed = (el) => {
-      for (let node = el; node; node = composedParent(node)) {
+      for (let node = el; node; node = parentOf(node)) {
         if (getComputedStyle(node).position === 'fixed') {
           return true;
         }
@@ -1559,6 +1552,7 @@
     return colour;
   }
 
+  // The node's parent element, across a shadow root to its host.
   function parentOf(node) {
     if (node.parentElement) {
       return node.parentElement;
@@ -1814,15 +1808,7 @@
   // arithmetic is done in Python (numpy), since this world's JavaScript runs on V8's baseline
   // compiler only (browser.py) and is slow at per-pixel loops.
   async function contrastPixels(png, clip, indices) {
-    const bytes = typeof Uint8Array.fromBase64 === 'function'
-      ? Uint8Array.fromBase64(png) : Uint8Array.from(atob(png), (ch) => ch.charCodeAt(0));
-    const bitmap = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
-    const width = bitmap.width;
-    const height = bitmap.height;
-    const canvas = new OffscreenCanvas(width, height).getContext('2d', { willReadFrequently: true });
-    canvas.drawImage(bitmap, 0, 0);
-    bitmap.close();
-    const pixels = canvas.getImageData(0, 0, width, height).data;
+    const { width, height, data: pixels } = await decodePng(png);
     const running = runningTargets();
     // Only the text's line boxes go back (RGBA, row by row): a screen's worth is megabytes, and
     // it travels through the driver to Python.
