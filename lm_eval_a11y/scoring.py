@@ -12,7 +12,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from lm_eval_a11y.observation import AxeFinding, ContrastAudit, Observation
+from lm_eval_a11y.observation import AxeFinding, CheckResult, ContrastAudit, Observation
 
 __all__ = [
     "IMPACT_WEIGHTS",
@@ -21,6 +21,7 @@ __all__ = [
     "SampleScore",
     "contrast_failures",
     "decided_violations",
+    "decided_wcag_failures",
     "doc_metrics",
     "graded_penalty",
     "graded_score",
@@ -30,6 +31,7 @@ __all__ = [
     "percentile",
     "sample_metrics",
     "score_observation",
+    "unmet_requirements",
 ]
 
 PASS_AT_K: tuple[int, ...] = (1, 5, 10)
@@ -385,6 +387,18 @@ FAILED_CHECK_WEIGHT = 1.0
 UNAUDITED_WEIGHT = 1.0
 
 
+def decided_wcag_failures(obs: Observation) -> tuple[AxeFinding, ...]:
+    """The axe rules with WCAG failures on the page (colour contrast as the pixels decided it):
+    :func:`decided_violations` without best practices and rules left with no failing node."""
+    return tuple(f for f in decided_violations(obs) if not f.best_practice and f.node_count > 0)
+
+
+def unmet_requirements(obs: Observation) -> tuple[CheckResult, ...]:
+    """The requirement checks of an observation that were not met: any outcome but ``pass`` and
+    ``na`` (an ``na`` the check may not give is recorded as a failure already)."""
+    return tuple(c for c in obs.checks if c.type == "R" and c.outcome not in ("pass", "na"))
+
+
 def graded_penalty(obs: Observation) -> float:
     """What stands between a page and a pass, as one number (0 exactly when nothing does).
 
@@ -395,12 +409,10 @@ def graded_penalty(obs: Observation) -> float:
     count, as they never fail a sample. Every term only grows with more failures.
     """
     penalty = 0.0
-    for finding in decided_violations(obs):
-        if finding.best_practice or finding.node_count <= 0:
-            continue
+    for finding in decided_wcag_failures(obs):
         weight = IMPACT_WEIGHTS.get(finding.impact or "", UNKNOWN_IMPACT_WEIGHT)
         penalty += weight * (1.0 + math.log(finding.node_count))
-    failed = sum(1 for c in obs.checks if c.type == "R" and c.outcome not in ("pass", "na"))
+    failed = len(unmet_requirements(obs))
     return penalty + FAILED_CHECK_WEIGHT * failed + UNAUDITED_WEIGHT * len(obs.audit.unaudited)
 
 

@@ -40,7 +40,7 @@ from lm_eval_a11y.extract import Extraction, extract_html
 from lm_eval_a11y.harness import build_record
 from lm_eval_a11y.observation import Observation
 from lm_eval_a11y.pricing import ModelPrice
-from lm_eval_a11y.scoring import decided_violations, generation_cost, score_observation
+from lm_eval_a11y.scoring import decided_violations, generation_cost, score_observation, unmet_requirements
 from lm_eval_a11y.suite import ModelSpec, Suite, SuiteCase
 from lm_eval_a11y.suite_run import TrialRecord, trial_of, variant_task
 from lm_eval_a11y.tokens import TokenizerUnavailableError, counter_for, parse_model_args, tokenizer_source
@@ -225,9 +225,8 @@ def repair_request(observation: Observation | None, status: str, error: str | No
     lines: list[str] = []
     if observation.status != "ok":
         lines.append(f"- the page could not be evaluated: {observation.status} ({observation.error})")
-    for check in observation.checks:
-        if check.type == "R" and check.outcome not in ("pass", "na"):
-            lines.append(f"- requirement {check.id!r} ({check.description}): {check.outcome}: {check.message}")
+    for check in unmet_requirements(observation):
+        lines.append(f"- requirement {check.id!r} ({check.description}): {check.outcome}: {check.message}")
     for finding in decided_violations(observation):
         if finding.best_practice:
             continue

@@ -28,7 +28,7 @@ from lm_eval_a11y.cases import Case, get_case
 from lm_eval_a11y.extract import extract_html
 from lm_eval_a11y.observation import Observation
 from lm_eval_a11y.page_kind import not_a_page
-from lm_eval_a11y.scoring import decided_violations, graded_score, score_observation
+from lm_eval_a11y.scoring import decided_wcag_failures, graded_score, score_observation, unmet_requirements
 
 if TYPE_CHECKING:
     from lm_eval_a11y.evaluator import Evaluator, EvaluatorSettings
@@ -109,7 +109,7 @@ class PageScore:
     @classmethod
     def from_observation(cls, obs: Observation) -> PageScore:
         verdict = score_observation(obs)
-        rules = {f.rule_id for f in decided_violations(obs) if not f.best_practice and f.node_count > 0}
+        rules = {f.rule_id for f in decided_wcag_failures(obs)}
         return cls(
             status=obs.status,
             error=obs.error,
@@ -117,7 +117,7 @@ class PageScore:
             score=graded_score(obs),
             axe_wcag_failures=verdict.axe_failures,
             axe_rules=tuple(sorted(rules)),
-            checks_failed=tuple(c.id for c in obs.checks if c.type == "R" and c.outcome not in ("pass", "na")),
+            checks_failed=tuple(c.id for c in unmet_requirements(obs)),
             checks_total=verdict.requirements_total,
             unaudited=obs.audit.unaudited,
             case_id=obs.case_id,
