@@ -36,6 +36,11 @@ FRAME_TAGS = ("iframe", "frame", "object", "embed")
 REFLOW_WIDTH = 320
 
 
+def _more(total: int) -> str:
+    """What a message adds for the failures past the :data:`NAMED` it names: `` (and N more)``."""
+    return f" (and {total - NAMED} more)" if total > NAMED else ""
+
+
 @best_practice("one-main-landmark", "The page has exactly one main landmark, and it holds content")
 async def one_main_landmark(s: Session) -> Outcome:
     mains = [m for m in await s.landmarks() if m.role == "main"]
@@ -43,8 +48,7 @@ async def one_main_landmark(s: Session) -> Outcome:
         return failed("The page has no main landmark (<main> or role=main): screen reader users cannot jump to it")
     if len(mains) > 1:
         return failed(f"The page has {len(mains)} main landmarks exposed to assistive technology; one is expected")
-    main = await s.probe("describe", mains[0].ref)
-    if not str(main.get("text") or "").strip():
+    if not (await s.element(mains[0].ref)).text.strip():
         return failed("The main landmark holds no text")
     return passed("The page has one main landmark with content")
 
@@ -103,9 +107,9 @@ async def mouse_targets_keyboard_operable(s: Session) -> Outcome:
     for fact, problem in problems[:NAMED]:
         element = await s.element(fact.ref)
         named.append(f"{element.describe()} {problem}")
-    more = f" (and {len(problems) - NAMED} more)" if len(problems) > NAMED else ""
     return failed(
-        f"{len(problems)} element(s) a mouse can work are out of the keyboard's reach: {'; '.join(named)}{more}"
+        f"{len(problems)} element(s) a mouse can work are out of the keyboard's reach: {'; '.join(named)}"
+        f"{_more(len(problems))}"
         f"{problems_note}"
     )
 
@@ -199,9 +203,10 @@ async def tab_stops_show_focus(s: Session) -> Outcome:
     if not stops:
         return not_applicable("The page has no Tab stop of its own")
     if problems:
-        more = f" (and {len(problems) - NAMED} more)" if len(problems) > NAMED else ""
         named = "; ".join(problems[:NAMED])
-        return failed(f"Focus does not show on {len(problems)} of {len(kinds)} kind(s) of Tab stop: {named}{more}")
+        return failed(
+            f"Focus does not show on {len(problems)} of {len(kinds)} kind(s) of Tab stop: {named}{_more(len(problems))}"
+        )
     return passed(f"Focus shows on each of the {len(kinds)} kind(s) of Tab stop looked at ({stops} stop(s) in all)")
 
 
@@ -252,8 +257,7 @@ async def reflow_320(s: Session) -> Outcome:
     for item in found["elements"]:
         element = await s.element(int(item["ref"]))
         named.append(f"{element.describe()} reaches {item['right']} px")
-    more = f" (and {found['total'] - NAMED} more)" if found["total"] > NAMED else ""
     return failed(
         f"At {REFLOW_WIDTH} px wide {found['total']} element(s) with text go past the edge "
-        f"(the document is {found['document_width']} px wide; {how}): {'; '.join(named)}{more}"
+        f"(the document is {found['document_width']} px wide; {how}): {'; '.join(named)}{_more(found['total'])}"
     )
