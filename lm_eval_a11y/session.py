@@ -1245,22 +1245,9 @@ class Session:
         await self.probe("fromTheTop")
 
     async def tab_sequence(self, max_stops: int = 40, *, backwards: bool = False) -> list[Element]:
-        """Tab through the page from the top and list each stop until focus leaves or wraps."""
-        await self._from_the_top()
-        stops: list[Element] = []
-        seen: set[int] = set()
-        key = "Shift+Tab" if backwards else "Tab"
-        for step in range(max_stops):
-            ref, _ = await self._step(key)
-            if ref is None and step == 0 and backwards:
-                # Shift+Tab from the top first leaves the document, as it does for a visitor
-                # starting from the address bar; the next press enters it from the end.
-                continue
-            if ref is None or ref in seen:
-                break
-            seen.add(ref)
-            stops.append(await self._describe(ref))
-        return stops
+        """Tab through the page from the top and list each stop (described while it has focus)
+        until focus leaves or wraps, with at most ``max_stops`` presses (:meth:`tab_stops`)."""
+        return [await self._describe(stop.ref) async for stop in self.tab_stops(max_stops, backwards=backwards)]
 
     async def tab_to(self, element: Element, max_stops: int = 60) -> bool:
         """Press Tab from the top of the page until ``element`` (or something inside it) has
@@ -1357,15 +1344,21 @@ class Session:
             released = True  # after Escape focus went on to stops it had not met, up to the bound
         return KeyboardWalk(key, tuple(stops), False, cycle, released, presses)
 
-    async def tab_stops(self, max_presses: int = 60) -> AsyncIterator[TabStop]:
-        """Walk the page with Tab from the top, as a visitor does, and yield each stop while it has
-        focus (a caller may look at it, :meth:`focus_indicator`, before the walk goes on). The walk
-        ends when focus leaves the page, comes back to a stop it met, or after ``max_presses``."""
+    async def tab_stops(self, max_presses: int = 60, *, backwards: bool = False) -> AsyncIterator[TabStop]:
+        """Walk the page with Tab (or Shift+Tab) from the top, as a visitor does, and yield each
+        stop while it has focus (a caller may look at it, :meth:`focus_indicator`, before the walk
+        goes on). The walk ends when focus leaves the page, comes back to a stop it met, or after
+        ``max_presses``."""
         await self._from_the_top()
+        key = "Shift+Tab" if backwards else "Tab"
         seen: set[int] = set()
         for index in range(max_presses):
-            found = await self._press_and_look("Tab", kind=True)
+            found = await self._press_and_look(key, kind=True)
             ref = found["ref"]
+            if ref is None and index == 0 and backwards:
+                # Shift+Tab from the top first leaves the document, as it does for a visitor
+                # starting from the address bar; the next press enters it from the end.
+                continue
             if ref is None or int(ref) in seen:
                 return
             seen.add(int(ref))
