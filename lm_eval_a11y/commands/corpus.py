@@ -3,11 +3,13 @@
 Everything that can be checked is checked before a page is rendered, and is a usage error (exit
 2) with the fix: the input (a Parquet or JSON Lines file or folder, or a saved ``datasets``
 dataset), the column, the case, ``--keep``, Ray, and OUTPUT (new, empty, or a run of the same
-command to resume). Then the datatrove pipeline (:mod:`lm_eval_a11y.corpus.run`) runs in a
-process of its own while this one shows the progress, and the run ends with a summary read back
-from what was written: rows in, kept, dropped, statuses, the axe rules and checks failed most.
-Every input row must be in the output (or, for ``filter``, among the dropped rows); a run where
-that does not hold says so and exits 1.
+command to resume), with ``--dropped``: apart from each other and from the input, and writable,
+all before anything is written. An input without rows is a clean run that says so. Then the
+datatrove pipeline (:mod:`lm_eval_a11y.corpus.run`) runs in a process of its own while this one
+shows the progress, and the run ends with a summary read back from what was written: rows in,
+kept, dropped, statuses, the axe rules and checks failed most. Every input row must be in the
+output (or, for ``filter``, among the dropped rows); a run where that does not hold says so and
+exits 1.
 
 Interrupted (Ctrl-C, a kill, a crash), the same command resumes: datatrove skips the tasks that
 completed and runs the others again from their start.

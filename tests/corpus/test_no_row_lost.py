@@ -74,6 +74,29 @@ def uninterrupted(bad_bytes: Path, tmp_path_factory: pytest.TempPathFactory) -> 
     return out
 
 
+@pytest.fixture(scope="module")
+def bad_lines(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The same 16 rows as JSON Lines: row 0 with a raw byte of Latin-1 in its page, row 4 with a
+    lone surrogate in its id, row 10 cut off half way."""
+    lines = [json.dumps(row).encode("utf-8") for row in corpus_rows()]
+    lines[0] = lines[0].replace(b"Newsletter 0</h1>", b"Newsletter caf\xe9</h1>")
+    lines[4] = lines[4].replace(b'"row-004"', b'"row-\\udcff04"')
+    lines[10] = lines[10][:50]
+    path = tmp_path_factory.mktemp("bad-lines") / "pages.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    return path
+
+
+@pytest.fixture(scope="module")
+def uninterrupted_lines(bad_lines: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("uninterrupted-lines") / "out"
+    done = run_script(["corpus", "filter", str(bad_lines), str(out), *FILTER, "--workers", "2"], timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "16 rows in, 5 kept (passing)" in done.stdout
+    assert "not_utf8 1" in done.stdout and "bad_text 1" in done.stdout and "not_json 1" in done.stdout
+    return out
+
+
 def _dropped(out: Path) -> Path:
     return out.with_name(out.name + "-dropped")
 
@@ -185,11 +208,14 @@ def test_every_row_comes_out_once_whatever_its_bytes(uninterrupted: Path) -> Non
     assert sorted(p.name for p in _dropped(uninterrupted).glob("*.parquet")) == [f"{r:05d}.parquet" for r in range(4)]
 
 
+@pytest.mark.parametrize("kind", ["parquet", "jsonl"])
 def test_a_run_over_bad_bytes_killed_half_way_resumes_to_exactly_the_rows_of_an_uninterrupted_run(
-    bad_bytes: Path, uninterrupted: Path, tmp_path: Path
+    kind: str, request: pytest.FixtureRequest, tmp_path: Path
 ) -> None:
+    source: Path = request.getfixturevalue("bad_bytes" if kind == "parquet" else "bad_lines")
+    uninterrupted: Path = request.getfixturevalue("uninterrupted" if kind == "parquet" else "uninterrupted_lines")
     out = tmp_path / "out"
-    argv = [str(SCRIPT), "corpus", "filter", str(bad_bytes), str(out), *FILTER]
+    argv = [str(SCRIPT), "corpus", "filter", str(source), str(out), *FILTER]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     finished = kill_half_way(argv, out, env)
     again = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=600, check=False)
