@@ -3,11 +3,13 @@
 Everything that can be checked is checked before a page is rendered, and is a usage error (exit
 2) with the fix: the input (a Parquet or JSON Lines file or folder, or a saved ``datasets``
 dataset), the column, the case, ``--keep``, Ray, and OUTPUT (new, empty, or a run of the same
-command to resume). Then the datatrove pipeline (:mod:`lm_eval_a11y.corpus.run`) runs in a
-process of its own while this one shows the progress, and the run ends with a summary read back
-from what was written: rows in, kept, dropped, statuses, the axe rules and checks failed most.
-Every input row must be in the output (or, for ``filter``, among the dropped rows); a run where
-that does not hold says so and exits 1.
+command to resume), with ``--dropped``: apart from each other and from the input, and writable,
+all before anything is written. An input without rows is a clean run that says so. Then the
+datatrove pipeline (:mod:`lm_eval_a11y.corpus.run`) runs in a process of its own while this one
+shows the progress, and the run ends with a summary read back from what was written: rows in,
+kept, dropped, statuses, the axe rules and checks failed most. Every input row must be in the
+output (or, for ``filter``, among the dropped rows); a run where that does not hold says so and
+exits 1.
 
 Interrupted (Ctrl-C, a kill, a crash), the same command resumes: datatrove skips the tasks that
 completed and runs the others again from their start.
@@ -21,6 +23,7 @@ import contextlib
 import dataclasses
 import fcntl
 import importlib.util
+import itertools
 import json
 import os
 import re
@@ -28,6 +31,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -174,12 +178,63 @@ def _check_folders(output: Path, dropped: Path | None, identity: dict[str, Any])
     return False
 
 
+def _check_paths(source: Path, output: Path, dropped: Path | None) -> None:
+    """Refuse an input, OUTPUT and --dropped that are the same or inside one another: kept and
+    dropped rows written into one folder overwrite each other's files (both are ``00000.parquet``),
+    dropped rows inside OUTPUT are read back with the kept ones, and an OUTPUT inside the input
+    folder becomes input of the next run. Compared as resolved, so a symbolic link is no way round."""
+    named = [("the input", source), ("OUTPUT", output)]
+    if dropped is not None:
+        named.append(("--dropped", dropped))
+    for (first, a), (second, b) in itertools.combinations(named, 2):
+        real_a, real_b = a.resolve(), b.resolve()
+        if real_a == real_b:
+            both = f" (both are {real_a})" if a != b else ""
+            raise UsageError(f"{second} {b} is {first} itself{both}; give {second} a folder of its own")
+        for (inner_name, inner, real_inner), (outer_name, outer, real_outer) in (
+            ((second, b, real_b), (first, a, real_a)),
+            ((first, a, real_a), (second, b, real_b)),
+        ):
+            if real_outer in real_inner.parents:
+                raise UsageError(
+                    f"{inner_name} {inner} is inside {outer_name} {outer}; give folders apart from each other"
+                )
+
+
+def _check_writable(folder: Path, option: str) -> None:
+    """Refuse a folder this run cannot write in (a read-only file system, no permission, below a
+    file) before anything is written, rather than half way through the run."""
+    existing = folder
+    while not existing.exists() and existing.parent != existing:
+        existing = existing.parent
+    if not existing.is_dir():
+        raise UsageError(f"{option} {folder}: {existing} is a file, not a folder")
+    problem = None
+    if os.statvfs(existing).f_flag & os.ST_RDONLY:
+        problem = "read-only file system"
+    elif not os.access(existing, os.W_OK | os.X_OK):
+        problem = "permission denied"
+    else:
+        # What access() cannot tell (root on a file system that refuses files, such as sysfs).
+        try:
+            with tempfile.NamedTemporaryFile(dir=existing, prefix=".a11y-write-test-"):
+                pass
+        except OSError as err:
+            problem = err.strerror or str(err)
+    if problem is not None:
+        raise UsageError(f"{option} {folder}: cannot write there ({problem})")
+
+
 @contextlib.contextmanager
 def _locked(run_dir: Path) -> Iterator[IO[str]]:
     """Hold the run folder's lock: two runs writing the same OUTPUT would destroy each other's
     files. The pipeline process inherits the lock, so it holds as long as either process lives."""
-    run_dir.mkdir(parents=True, exist_ok=True)
-    with (run_dir / "lock").open("a+", encoding="utf-8") as lock:
+    try:
+        run_dir.mkdir(parents=True, exist_ok=True)
+        lock_file = (run_dir / "lock").open("a+", encoding="utf-8")
+    except OSError as err:
+        raise UsageError(f"OUTPUT {run_dir.parent}: cannot write there ({err.strerror or err})") from None
+    with lock_file as lock:
         try:
             fcntl.flock(lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
@@ -191,6 +246,7 @@ def _locked(run_dir: Path) -> Iterator[IO[str]]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from lm_eval_a11y.corpus.decode import PROBLEM_KEY
     from lm_eval_a11y.corpus.run import CorpusInput, InputError, RunSpec, find_input, load_rows
 
     _check_environment(args)
@@ -222,7 +278,11 @@ def run(args: argparse.Namespace) -> int:
         parent_pid=os.getpid(),
     )
     identity = spec.identity()
+    _check_paths(Path(source.path), output, dropped)
     resuming = _check_folders(output, dropped, identity)
+    for folder, option in ((output, "OUTPUT"), (dropped, "--dropped")):
+        if folder is not None:
+            _check_writable(folder, option)
     created = not output.exists()
 
     def refuse(message: str) -> UsageError:
@@ -235,14 +295,16 @@ def run(args: argparse.Namespace) -> int:
         # Converted once here (the tasks reuse the copy in the run folder): an unreadable input or a
         # missing column is found before anything runs.
         try:
-            rows = load_rows(source, spec.cache_dir)
+            rows = load_rows(source, spec.cache_dir, args.column)
         except InputError as err:
             raise refuse(str(err)) from None
-        if args.column not in rows.column_names:
-            columns = ", ".join(rows.column_names)
-            raise refuse(f"{source.path} has no column {args.column!r}; its columns: {columns} (--column)")
+        if rows is None or rows.num_rows == 0:
+            return _nothing_to_do(spec)
+        names = [name for name in rows.column_names if name != PROBLEM_KEY]
+        if args.column not in names:
+            raise refuse(f"{source.path} has no column {args.column!r}; its columns: {', '.join(names)} (--column)")
         total = rows.num_rows
-        spec = dataclasses.replace(spec, columns=tuple(rows.column_names))
+        spec = dataclasses.replace(spec, columns=tuple(names))
         (spec.run_dir / "run.json").write_text(json.dumps(identity, indent=2), encoding="utf-8")
         done_before = _reset_progress(spec)
         finished = len(_completed_ranks(spec))
@@ -256,6 +318,16 @@ def run(args: argparse.Namespace) -> int:
         summary = _summarise(spec, total)
         shutil.rmtree(spec.cache_dir, ignore_errors=True)
         return summary
+
+
+def _nothing_to_do(spec: Any) -> int:
+    """The summary of a run over an input without rows: its folders exist, empty, as a run that
+    scored every row of it leaves them, and no run folder is left to resume."""
+    shutil.rmtree(spec.run_dir, ignore_errors=True)
+    for folder in filter(None, (spec.output, spec.dropped)):
+        Path(folder).mkdir(parents=True, exist_ok=True)
+    say(f"corpus {spec.command}: 0 rows in: {spec.source.path} holds no rows; nothing written to {spec.output}")
+    return EXIT_OK
 
 
 def _completed_ranks(spec: Any) -> set[int]:

@@ -1,10 +1,12 @@
 """``a11y-eval score FILE... [--case ID]``: the verdict on pages from any source.
 
-Every input is checked before the browser starts (see :mod:`lm_eval_a11y.commands.page_input`):
-a missing file, a directory, an oversized page or an unusable ``--screenshots`` folder is a usage
-error (exit 2) and nothing is rendered; an empty, binary or prose input fails with a reason that
-says what it is. The text output leads with what decides the verdict (WCAG failures, then the
-requirement checks, failing first) and sums up best practices in one line unless ``--verbose``.
+Every input is checked before the browser starts (see :mod:`lm_eval_a11y.commands.page_input`),
+and each gets its own outcome: a missing file, a directory, a FIFO or a page over the size limit
+fails with a status and a reason, as an empty, binary or prose input does, while the other files
+get their verdicts. The exit code is the worst outcome: 0 when every file passes, 1 when one
+fails, 2 only when nothing could be judged because every path was a mistake (or an option was).
+The text output leads with what decides the verdict (WCAG failures, then the requirement checks,
+failing first) and sums up best practices in one line unless ``--verbose``.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from lm_eval_a11y.cli import EXIT_FAIL, EXIT_OK, UsageError, add_pool_options, terminal_safe
-from lm_eval_a11y.commands.page_input import PageInput, read_page
+from lm_eval_a11y.commands.page_input import USAGE_STATUSES, PageInput, read_page
 from lm_eval_a11y.observation import Observation
 from lm_eval_a11y.scoring import SampleScore, decided_violations, score_observation
 
@@ -30,8 +32,9 @@ def register(sub: Any) -> None:
         help="render HTML files in Chromium and report the verdict",
         description=(
             "Render each file in headless Chromium, run axe-core (WCAG 2.2 A/AA and best practices) and, "
-            "with --case, the case's behaviour checks. Exit code 0 when every file passes, 1 otherwise, "
-            "2 for a usage error (missing file, directory, page over the size limit, bad option)."
+            "with --case, the case's behaviour checks. Every file gets its verdict or a status (too_large, "
+            "not_found, not_a_file, ...). Exit code 0 when every file passes, 1 otherwise, 2 for a usage "
+            "error (a bad option, or no file that could be read at all)."
         ),
     )
     parser.add_argument("files", nargs="+", metavar="FILE", help="HTML files; '-' reads standard input")
@@ -81,6 +84,9 @@ def run(args: argparse.Namespace) -> int:
     screenshots = writable_folder(args.screenshots, "--screenshots") if args.screenshots else None
     limit = EvaluatorSettings().max_html_bytes
     pages = [read_page(name, max_bytes=limit, extract=args.extract) for name in args.files]
+    if all(page.status in USAGE_STATUSES for page in pages):
+        # Nothing to judge: every path was a mistake on the command line.
+        raise UsageError("; ".join(page.problem or "" for page in pages))
     to_render = [i for i, page in enumerate(pages) if page.problem is None]
     observations: dict[int, Observation] = {}
     if to_render:
@@ -117,9 +123,12 @@ class FileVerdict:
 
     @property
     def status(self) -> str:
-        """The evaluation's status (``ok``, ``timeout``, ``error``); an input that was not rendered is
-        an ``error`` of its own, whose reason says what the input is."""
-        return self.observation.status if self.observation is not None else "error"
+        """The evaluation's status (``ok``, ``timeout``, ``error``), or for an input that was not
+        rendered, why (``empty``, ``not_html``, ``too_large``, ``not_found``, ``not_a_file``,
+        ``unreadable``)."""
+        if self.observation is not None:
+            return self.observation.status
+        return self.page.status or "error"
 
     @property
     def reasons(self) -> list[str]:

@@ -47,9 +47,34 @@ __all__ = [
     "shared_evaluator",
 ]
 
-PageStatus = Literal["ok", "timeout", "error", "missing", "not_text", "empty", "not_html", "too_large"]
-STATUSES: tuple[PageStatus, ...] = ("ok", "timeout", "error", "missing", "not_text", "empty", "not_html", "too_large")
-"""Every status a :class:`PageScore` can have; the first three come from rendering the page."""
+PageStatus = Literal[
+    "ok",
+    "timeout",
+    "error",
+    "missing",
+    "not_text",
+    "empty",
+    "not_html",
+    "too_large",
+    "not_utf8",
+    "bad_text",
+    "not_json",
+]
+STATUSES: tuple[PageStatus, ...] = (
+    "ok",
+    "timeout",
+    "error",
+    "missing",
+    "not_text",
+    "empty",
+    "not_html",
+    "too_large",
+    "not_utf8",
+    "bad_text",
+    "not_json",
+)
+"""Every status a :class:`PageScore` can have; the first three come from rendering the page, the
+last three from reading a corpus row whose bytes are not text (:mod:`lm_eval_a11y.corpus.decode`)."""
 EVALUATED: tuple[PageStatus, ...] = ("ok", "timeout", "error")
 
 GENERIC_MODULE = "lm_eval_a11y.generic"

@@ -15,8 +15,10 @@ file is written anew. Running the pipeline in its own process keeps datatrove's 
 terminal (it goes to ``pipeline.log``) and gives its process pool a real ``__main__``.
 
 Every row is written out, in full: the reader never skips a row (datatrove's readers skip rows
-whose text is empty, so the HTML is read from the row itself, not from the document's text), and
-the writers write each row's own columns followed by the score columns.
+whose text is empty, so the HTML is read from the row itself, not from the document's text), a
+row whose bytes cannot be read is read as the values that can be, with a status
+(:mod:`lm_eval_a11y.corpus.decode`), and the writers write each row's own columns followed by the
+score columns.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from lm_eval_a11y import __version__
+from lm_eval_a11y.corpus.decode import PROBLEM_KEY
 from lm_eval_a11y.corpus.pages import PageScore, score_schema
 
 __all__ = [
@@ -43,6 +46,7 @@ __all__ = [
     "RunSpec",
     "build_executor",
     "build_pipeline",
+    "data_files",
     "find_input",
     "load_rows",
     "main",
@@ -122,13 +126,41 @@ def find_input(path: Path) -> CorpusInput:
     return CorpusInput(str(path), kind, tuple(files))
 
 
-def _dataset_options(source: CorpusInput, cache_dir: Path) -> dict[str, Any]:
-    return {"data_files": list(source.files), "split": "train", "cache_dir": str(cache_dir)}
+def data_files(source: CorpusInput, cache_dir: Path, column: str) -> list[str]:
+    """The files ``datasets`` reads for ``source``: its Parquet files that hold rows (an empty one
+    has nothing to read, and ``datasets`` refuses it), or the clean copies of its JSON Lines files
+    (:func:`lm_eval_a11y.corpus.decode.clean_json_lines`, made once in ``cache_dir``)."""
+    if source.kind == "json":
+        from lm_eval_a11y.corpus.decode import clean_json_lines
+
+        try:
+            copies, _ = clean_json_lines(source.files, cache_dir / "lines", column)
+        except ValueError as err:
+            raise InputError(str(err)) from None
+        return [copy for copy in copies if Path(copy).stat().st_size > 0]
+    if source.kind == "parquet":
+        import pyarrow.parquet as pq
+
+        found = []
+        for name in source.files:
+            try:
+                rows = pq.ParquetFile(name).metadata.num_rows
+            except Exception as err:  # noqa: BLE001 - whatever pyarrow says, the file is unreadable
+                first = str(err).strip().splitlines()[0] if str(err).strip() else ""
+                raise InputError(f"cannot read {name}: {type(err).__name__}: {first}") from None
+            if rows > 0:
+                found.append(name)
+        return found
+    return []
 
 
-def load_rows(source: CorpusInput, cache_dir: Path) -> Any:
+def _dataset_options(files: Sequence[str], cache_dir: Path) -> dict[str, Any]:
+    return {"data_files": list(files), "split": "train", "cache_dir": str(cache_dir)}
+
+
+def load_rows(source: CorpusInput, cache_dir: Path, column: str) -> Any:
     """The input as a ``datasets.Dataset`` (memory-mapped Arrow; files are converted once into
-    ``cache_dir``, where every task finds them)."""
+    ``cache_dir``, where every task finds them), or None when its files hold no rows."""
     import datasets
 
     datasets.disable_progress_bars()
@@ -136,7 +168,12 @@ def load_rows(source: CorpusInput, cache_dir: Path) -> Any:
         if source.kind == "saved":
             rows = datasets.load_from_disk(source.path)
         else:
-            rows = datasets.load_dataset(source.kind, **_dataset_options(source, cache_dir))
+            files = data_files(source, cache_dir, column)
+            if not files:
+                return None
+            rows = datasets.load_dataset(source.kind, **_dataset_options(files, cache_dir))
+    except InputError:
+        raise
     except Exception as err:  # noqa: BLE001 - whatever the reader says, the input is unreadable
         first = str(err).strip().splitlines()[0] if str(err).strip() else ""
         raise InputError(f"cannot read {source.path}: {type(err).__name__}: {first}") from None
@@ -231,7 +268,8 @@ def build_pipeline(spec: RunSpec, features: Any = None) -> list[Any]:
         import pyarrow as pa
 
         read = features.arrow_schema
-        schema = pa.schema([*(f for f in read if f.name not in keys), *score_schema()], metadata=read.metadata)
+        columns = (f for f in read if f.name not in keys and f.name != PROBLEM_KEY)
+        schema = pa.schema([*columns, *score_schema()], metadata=read.metadata)
 
     def writer(folder: str) -> Any:
         if spec.source.output_format == "jsonl":
@@ -241,7 +279,7 @@ def build_pipeline(spec: RunSpec, features: Any = None) -> list[Any]:
     if spec.source.kind == "saved":
         reader = RowsReader(spec.source.path, column=spec.column, load_from_disk=True, batch_size=spec.batch_size)
     else:
-        options = _dataset_options(spec.source, spec.cache_dir)
+        options = _dataset_options(data_files(spec.source, spec.cache_dir, spec.column), spec.cache_dir)
         reader = RowsReader(spec.source.kind, column=spec.column, dataset_options=options, batch_size=spec.batch_size)
     step = A11yFilter(
         keep="all" if spec.command == "score" else spec.keep,
@@ -303,7 +341,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     spec = RunSpec.from_json(Path(args[0]).read_text(encoding="utf-8"))
     _leave_with_parent(spec.parent_pid)
-    rows = load_rows(spec.source, spec.cache_dir)
+    rows = load_rows(spec.source, spec.cache_dir, spec.column)
+    if rows is None:
+        return 0
     executor = build_executor(spec, build_pipeline(spec, rows.features))
     try:
         executor.run()

@@ -33,8 +33,9 @@ from datatrove.pipeline.writers.disk_base import DiskWriter
 
 from lm_eval_a11y.browser import DEFAULT_CONCURRENCY
 from lm_eval_a11y.cases import Case
+from lm_eval_a11y.corpus.decode import PROBLEM_KEY, row_problem
 from lm_eval_a11y.corpus.keep import KeepRule
-from lm_eval_a11y.corpus.pages import resolve_checks, score_pages
+from lm_eval_a11y.corpus.pages import PageScore, resolve_checks, score_pages
 from lm_eval_a11y.evaluator import Evaluator, EvaluatorSettings
 
 __all__ = ["A11yFilter"]
@@ -103,13 +104,21 @@ class A11yFilter(BaseFilter):
         return self.filter_batch([doc])[0]
 
     def filter_batch(self, batch: list[Document]) -> list[bool | tuple[bool, str]]:
-        values = [doc.text if self.column is None else doc.metadata.get(self.column) for doc in batch]
-        evaluator = self._evaluator or Evaluator(self.settings)
-        try:
-            scores = score_pages(values, self._checks(), generic=False, extract=self.extract, evaluator=evaluator)
-        finally:
-            if evaluator is not self._evaluator:
-                evaluator.close()
+        # A row the reader could not read whole (its bytes are not text) is not rendered: its
+        # status says why. The rest reach the pool together.
+        problems = [row_problem(doc.metadata.pop(PROBLEM_KEY, None)) for doc in batch]
+        readable = [doc for doc, problem in zip(batch, problems, strict=True) if problem is None]
+        values = [doc.text if self.column is None else doc.metadata.get(self.column) for doc in readable]
+        rendered: list[PageScore] = []
+        if values:
+            evaluator = self._evaluator or Evaluator(self.settings)
+            try:
+                rendered = score_pages(values, self._checks(), generic=False, extract=self.extract, evaluator=evaluator)
+            finally:
+                if evaluator is not self._evaluator:
+                    evaluator.close()
+        scored = iter(rendered)
+        scores = [next(scored) if problem is None else problem.score() for problem in problems]
         results: list[bool | tuple[bool, str]] = []
         for doc, score in zip(batch, scores, strict=True):
             doc.metadata.update(score.record(self.prefix))

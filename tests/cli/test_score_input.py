@@ -78,7 +78,7 @@ def test_a_binary_file_says_not_html(tmp_path: Path, capsys: pytest.CaptureFixtu
     # In --json too: the status beside the verdict, the reason, and nothing rendered.
     assert main(["score", str(png), "--json"]) == EXIT_FAIL
     (entry,) = json.loads(capsys.readouterr().out)
-    assert (entry["verdict"], entry["status"], entry["reasons"]) == ("fail", "error", ["not HTML: binary data"])
+    assert (entry["verdict"], entry["status"], entry["reasons"]) == ("fail", "not_html", ["not HTML: binary data"])
     assert entry["observation"] is None
 
 
@@ -171,18 +171,69 @@ def test_the_page_rendered_is_the_decoded_text(
 # ------------------------------------------------------------------ limits and options
 
 
-def test_the_size_limit_is_an_input_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_page_over_the_size_limit_fails_as_too_large_and_the_others_keep_their_verdicts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     big = tmp_path / "big.html"
     big.write_bytes(b"<!doctype html><p>" + b"x" * (LIMIT + 10))
-    line = usage_error(["score", str(CLEAN), str(big)], capsys)
-    assert line == f"a11y-eval score: error: {big} is {LIMIT + 28:,} bytes, above the limit of {LIMIT:,} bytes per page"
+    assert main(["score", str(CLEAN), str(big)]) == EXIT_FAIL
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == f"PASS  {CLEAN}"
+    too_large = f"{big} is {LIMIT + 28:,} bytes, above the limit of {LIMIT:,} bytes per page"
+    assert lines[-3:] == [f"FAIL  {big}", f"  {too_large}", "1 of 2 file(s) passed"]
+    # Alone, it is a verdict too (a fail), not a usage error.
+    assert main(["score", str(big), "--json"]) == EXIT_FAIL
+    (entry,) = json.loads(capsys.readouterr().out)
+    assert (entry["verdict"], entry["status"], entry["reasons"]) == ("fail", "too_large", [too_large])
+    assert entry["input"]["bytes"] == LIMIT + 28 and entry["observation"] is None
 
 
 def test_the_size_limit_holds_for_standard_input() -> None:
     done = run_script(["score", "-"], stdin="<p>" + "x" * (LIMIT + 1))
-    assert done.returncode == 2
-    assert done.stderr == (
-        f"a11y-eval score: error: stdin is more than {LIMIT:,} bytes, above the limit of {LIMIT:,} bytes per page\n"
+    assert done.returncode == EXIT_FAIL, done.stderr
+    assert done.stdout.splitlines() == [
+        "FAIL  stdin",
+        f"  stdin is more than {LIMIT:,} bytes, above the limit of {LIMIT:,} bytes per page",
+        "0 of 1 file(s) passed",
+    ]
+
+
+def test_every_path_gets_its_own_status_and_special_files_are_never_read(tmp_path: Path) -> None:
+    """A FIFO with no writer would block a reader for ever, and /dev/zero never ends: both are
+    refused by what the path is, beside a missing file, a directory and a page that is judged.
+    Run as a process with a time limit, so that a read that blocks fails the test."""
+    import os
+
+    fifo = tmp_path / "pipe.html"
+    os.mkfifo(fifo)
+    paths = [str(CLEAN), str(fifo), "/dev/zero", str(tmp_path / "nope.html"), str(tmp_path), str(FAILING)]
+    done = run_script(["score", *paths, "--json"], timeout=120)
+    assert done.returncode == EXIT_FAIL, done.stderr
+    entries = json.loads(done.stdout)
+    assert [(e["file"], e["verdict"], e["status"]) for e in entries] == [
+        (str(CLEAN), "pass", "ok"),
+        (str(fifo), "fail", "not_a_file"),
+        ("/dev/zero", "fail", "not_a_file"),
+        (str(tmp_path / "nope.html"), "fail", "not_found"),
+        (str(tmp_path), "fail", "not_a_file"),
+        (str(FAILING), "fail", "ok"),
+    ]
+    assert entries[1]["reasons"] == [f"{fifo} is a named pipe (FIFO), not a file; it is not read"]
+    assert entries[2]["reasons"] == ["/dev/zero is a character device, not a file; it is not read"]
+    assert entries[3]["reasons"] == [f"no such file: {tmp_path / 'nope.html'}"]
+    assert "Traceback" not in done.stderr
+
+
+def test_only_paths_that_cannot_be_read_are_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Nothing could be judged: exit 2, every path named on one line, and no FIFO opened."""
+    import os
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    line = usage_error(["score", str(tmp_path / "a.html"), str(fifo)], capsys)
+    assert line == (
+        f"a11y-eval score: error: no such file: {tmp_path / 'a.html'}; "
+        f"{fifo} is a named pipe (FIFO), not a file; it is not read"
     )
 
 

@@ -101,6 +101,27 @@ def write_parquet(path: Path, rows: Sequence[dict[str, Any]]) -> Path:
     return path
 
 
+def write_parquet_with_bytes(path: Path, rows: Sequence[dict[str, Any]], raw: dict[tuple[int, str], bytes]) -> Path:
+    """``rows`` as Parquet, where the string value of row ``i``, column ``c`` is replaced by the bytes
+    ``raw[i, c]`` as they are, UTF-8 or not: what a writer that does not check its strings leaves."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pa.Table.from_pylist(list(rows))
+    for name in {column for _, column in raw}:
+        values = [
+            raw.get((i, name), None if row[name] is None else str(row[name]).encode()) for i, row in enumerate(rows)
+        ]
+        binary = pa.array(values, pa.binary())
+        validity, offsets, data = binary.buffers()
+        # Built from its buffers: pyarrow checks UTF-8 when it converts, not when it is handed bytes.
+        array = pa.StringArray.from_buffers(len(binary), offsets, data, validity, binary.null_count)
+        table = table.set_column(table.schema.get_field_index(name), name, array)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    pq.write_table(table, path)
+    return path
+
+
 def write_jsonl(path: Path, rows: Sequence[dict[str, Any]]) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
@@ -127,3 +148,80 @@ def score_in_this_process(htmls: list[Any]) -> tuple[int, list[tuple[str, bool, 
 
     scores = score_pages(htmls, generic=False)
     return os.getpid(), [(s.status, s.a11y_pass, s.score, s.axe_rules) for s in scores]
+
+
+# ------------------------------------------------------------------ a run killed half way
+
+
+def _tree(pid: int) -> list[Any]:
+    import psutil
+
+    try:
+        me = psutil.Process(pid)
+        return [me, *me.children(recursive=True)]
+    except psutil.NoSuchProcess:
+        return []
+
+
+def _session(pid: int) -> list[Any]:
+    """Every process in the session ``pid`` leads (the pipeline process and all it started)."""
+    import contextlib
+    import os
+
+    import psutil
+
+    found = []
+    for proc in psutil.process_iter():
+        with contextlib.suppress(psutil.Error, OSError):
+            if os.getsid(proc.pid) == pid:
+                found.append(proc)
+    return found
+
+
+def kill_half_way(argv: Sequence[str], out: Path, env: dict[str, str]) -> list[str]:
+    """Start ``a11y-eval corpus ...`` (``argv``), kill it with SIGKILL once a task has completed and
+    another has scored its first batch of two but not its second, check that nothing it started
+    goes on running, and return the tasks that had completed."""
+    import contextlib
+    import os
+    import signal
+    import subprocess
+    import time
+
+    import psutil
+
+    from lm_eval_a11y.corpus.run import RUN_FOLDER
+
+    completions = out / RUN_FOLDER / "datatrove" / "completions"
+    progress = out / RUN_FOLDER / "progress"
+    proc = subprocess.Popen(list(argv), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    ours: list[Any] = []
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and proc.poll() is None:
+            done = {p.name for p in completions.glob("0*")} if completions.is_dir() else set()
+            busy = [
+                p
+                for p in (progress.glob("0*") if progress.is_dir() else [])
+                if p.name not in done and p.read_text() == "2"
+            ]
+            if done and busy:
+                break
+            ours = _tree(proc.pid)
+            time.sleep(0.05)
+        assert proc.poll() is None, "the run ended before it could be killed half way"
+        ours = _tree(proc.pid)
+        leader = [p for p in ours if p.pid != proc.pid and os.getsid(p.pid) == p.pid]
+        proc.send_signal(signal.SIGKILL)
+        proc.communicate(timeout=30)
+        # The pipeline process sees its command gone and ends itself with everything it started.
+        everything = ours + [q for p in leader for q in _session(p.pid)]
+        _, alive = psutil.wait_procs(everything, timeout=30)
+        assert not alive, f"left running: {[(p.pid, p.name()) for p in alive]}"
+    finally:
+        for p in _tree(proc.pid) + ours:
+            with contextlib.suppress(psutil.Error):
+                p.kill()
+    finished = sorted(p.name for p in completions.glob("0*"))
+    assert 1 <= len(finished) < 4, finished
+    return finished

@@ -7,21 +7,27 @@ The runs use the installed console script in a subprocess, as a user does. The r
 
 from __future__ import annotations
 
-import contextlib
 import importlib.util
 import os
-import signal
 import subprocess
-import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import psutil
 import pytest
 from cli.support import SCRIPT, run_script, usage_error
 
-from corpus.support import BAD_ROWS, ROOT, clean, corpus_rows, failing, read_rows, write_jsonl, write_parquet
+from corpus.support import (
+    BAD_ROWS,
+    ROOT,
+    clean,
+    corpus_rows,
+    failing,
+    kill_half_way,
+    read_rows,
+    write_jsonl,
+    write_parquet,
+)
 from lm_eval_a11y.corpus import PageScore
 from lm_eval_a11y.corpus.run import RUN_FOLDER
 
@@ -72,63 +78,13 @@ def test_a_filter_run_writes_every_row_once_with_its_scores(reference: tuple[Pat
     assert "missing 1" in stdout and "not_html 4" in stdout and "empty 2" in stdout
 
 
-def _tree(pid: int) -> list[psutil.Process]:
-    try:
-        me = psutil.Process(pid)
-        return [me, *me.children(recursive=True)]
-    except psutil.NoSuchProcess:
-        return []
-
-
-def _session(pid: int) -> list[psutil.Process]:
-    """Every process in the session ``pid`` leads (the pipeline process and all it started)."""
-    found = []
-    for proc in psutil.process_iter():
-        with contextlib.suppress(psutil.Error, OSError):
-            if os.getsid(proc.pid) == pid:
-                found.append(proc)
-    return found
-
-
 def test_a_run_killed_half_way_resumes_to_exactly_the_rows_of_an_uninterrupted_run(
     corpus: Path, reference: tuple[Path, str], tmp_path: Path
 ) -> None:
     out = tmp_path / "out"
     argv = [str(SCRIPT), "corpus", "filter", str(corpus), str(out), *FILTER[1:]]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    completions = out / RUN_FOLDER / "datatrove" / "completions"
-    progress = out / RUN_FOLDER / "progress"
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    ours: list[psutil.Process] = []
-    try:
-        # Half way: a task has completed and another has scored its first batch, not its second.
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline and proc.poll() is None:
-            done = {p.name for p in completions.glob("0*")} if completions.is_dir() else set()
-            busy = [
-                p
-                for p in (progress.glob("0*") if progress.is_dir() else [])
-                if p.name not in done and p.read_text() == "2"
-            ]
-            if done and busy:
-                break
-            ours = _tree(proc.pid)
-            time.sleep(0.05)
-        assert proc.poll() is None, "the run ended before it could be killed half way"
-        ours = _tree(proc.pid)
-        leader = [p for p in ours if p.pid != proc.pid and os.getsid(p.pid) == p.pid]
-        proc.send_signal(signal.SIGKILL)
-        proc.communicate(timeout=30)
-        # The pipeline process sees its command gone and ends itself with everything it started.
-        everything = ours + [q for p in leader for q in _session(p.pid)]
-        _, alive = psutil.wait_procs(everything, timeout=30)
-        assert not alive, f"left running: {[(p.pid, p.name()) for p in alive]}"
-    finally:
-        for p in _tree(proc.pid) + ours:
-            with contextlib.suppress(psutil.Error):
-                p.kill()
-    finished = sorted(p.name for p in completions.glob("0*"))
-    assert 1 <= len(finished) < 4, finished
+    finished = kill_half_way(argv, out, env)
 
     again = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=300, check=False)
     assert again.returncode == 0, again.stderr[-3000:]
