@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import re
 
-from lm_eval_a11y.checks import Element, Outcome, Session, best_practice, failed, passed, requirement
+from lm_eval_a11y.checks import Element, Outcome, Session, best_practice, failed, passed, requirement, table_rows
 
 TABLE_ROLES = ("table", "grid", "treegrid")
-CELL_SELECTOR = "th, td, [role=cell], [role=gridcell], [role=columnheader], [role=rowheader]"
-CELL_ROLES = ("cell", "gridcell", "columnheader", "rowheader")
 COLUMNS = ("Name", "Department", "Start date")
 SORT_COLUMN = "Department"
 INITIAL_ORDER = ["Engineering", "Sales", "Design", "Support", "Finance"]
@@ -30,18 +28,6 @@ async def _table(s: Session) -> tuple[Element | None, str]:
     )
 
 
-async def _rows(s: Session, table: Element) -> list[list[Element]]:
-    """The table's rows as lists of cells, in DOM order (the prompt's table has no spans)."""
-    rows = []
-    for row in await s.find_all("tr, [role=row]", table):
-        if row.role != "row" or row.hidden_from_at:
-            continue
-        cells = [c for c in await s.find_all(CELL_SELECTOR, row) if c.role in CELL_ROLES and not c.hidden_from_at]
-        if cells:
-            rows.append(cells)
-    return rows
-
-
 def _is_header_row(cells: list[Element]) -> bool:
     # A <th> in a row that also holds data cells is a row header to browsers even where axe's
     # role guess says column header (no scope), so only all-header rows hold column headers.
@@ -57,7 +43,7 @@ def _header_index(rows: list[list[Element]], title: str) -> int | None:
 
 
 async def _column(s: Session, table: Element, title: str) -> list[str] | None:
-    rows = await _rows(s, table)
+    rows = await table_rows(s, table)
     index = _header_index(rows, title)
     if index is None:
         return None
@@ -66,7 +52,7 @@ async def _column(s: Session, table: Element, title: str) -> list[str] | None:
 
 
 async def _header(s: Session, table: Element, title: str) -> Element | None:
-    rows = await _rows(s, table)
+    rows = await table_rows(s, table)
     index = _header_index(rows, title)
     if index is None:
         return None
@@ -110,7 +96,7 @@ async def table_structure(s: Session) -> Outcome:
     table, why = await _table(s)
     if table is None:
         return failed(why)
-    rows = await _rows(s, table)
+    rows = await table_rows(s, table)
     missing = [title for title in COLUMNS if _header_index(rows, title) is None]
     if missing:
         names = ", ".join(missing)
