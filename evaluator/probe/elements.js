@@ -28,7 +28,6 @@ export function isWithin(outer, inner) {
   return inner !== null && (outer === inner || outer.contains(inner));
 }
 
-
 export function deepActive() {
   let el = document.activeElement;
   while (el && el.shadowRoot && el.shadowRoot.activeElement) {
