@@ -39,7 +39,8 @@ Helpers for what many cases look for, so that no case copies them:
 - :func:`element_by_id` and :func:`id_selector`: the element an id reference names
   (``aria-controls``, ``aria-activedescendant``...), whatever characters the id holds;
   :func:`css_string` quotes any value for an attribute selector.
-- :func:`table_rows`: a table's rows as a screen reader reads them, each as its list of cells.
+- :func:`table_in`: the table (or grid, or treegrid) a hook is or holds; :func:`table_rows`: a
+  table's rows as a screen reader reads them, each as its list of cells.
 """
 
 from __future__ import annotations
@@ -72,6 +73,7 @@ __all__ = [
     "not_applicable",
     "passed",
     "requirement",
+    "table_in",
     "table_rows",
 ]
 
@@ -226,6 +228,22 @@ async def focused_item(s: Session) -> Element | None:
         if named is not None:
             return named
     return active
+
+
+_TABLE_ROLES = ("table", "grid", "treegrid")
+_TABLES = "table, [role=table], [role=grid], [role=treegrid]"
+
+
+async def table_in(s: Session, hook: Element) -> Element | None:
+    """The table a hook stands for: ``hook`` itself when it is exposed as a table, grid or
+    treegrid, else the first element inside it that is; None when neither is (a layout of
+    ``div``s read as text, for instance)."""
+    if hook.role in _TABLE_ROLES:
+        return hook
+    for inner in await s.find_all(_TABLES, hook):
+        if inner.role in _TABLE_ROLES:
+            return inner
+    return None
 
 
 _TABLE_CELL_ROLES = ("cell", "gridcell", "columnheader", "rowheader")

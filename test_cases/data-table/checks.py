@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
-from lm_eval_a11y.checks import Element, Outcome, Session, best_practice, failed, passed, requirement, table_rows
+from lm_eval_a11y.checks import (
+    Element,
+    Outcome,
+    Session,
+    best_practice,
+    failed,
+    passed,
+    requirement,
+    table_in,
+    table_rows,
+)
 
-TABLE_ROLES = ("table", "grid", "treegrid")
 QUARTERS = ("Q1", "Q2", "Q3", "Q4")
 REGIONS = ("North", "South", "East", "West")
 # (region, quarter, figure): spread over rows and columns so a shifted column shows.
@@ -16,12 +25,10 @@ async def _table(s: Session) -> tuple[Element | None, str]:
     hook = await s.find(".sales")
     if hook is None:
         return None, "No element has the class 'sales' the prompt asked for"
-    if hook.role in TABLE_ROLES:
-        return hook, ""
-    for inner in await s.find_all("table, [role=table], [role=grid], [role=treegrid]", hook):
-        if inner.role in TABLE_ROLES:
-            return inner, ""
-    return None, f"{hook.describe()} is not exposed as a table: a screen reader cannot move by rows and columns"
+    table = await table_in(s, hook)
+    if table is None:
+        return None, f"{hook.describe()} is not exposed as a table: a screen reader cannot move by rows and columns"
+    return table, ""
 
 
 def _is_row_header(cell: Element) -> bool:

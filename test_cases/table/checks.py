@@ -4,9 +4,18 @@ from __future__ import annotations
 
 import re
 
-from lm_eval_a11y.checks import Element, Outcome, Session, best_practice, failed, passed, requirement, table_rows
+from lm_eval_a11y.checks import (
+    Element,
+    Outcome,
+    Session,
+    best_practice,
+    failed,
+    passed,
+    requirement,
+    table_in,
+    table_rows,
+)
 
-TABLE_ROLES = ("table", "grid", "treegrid")
 COLUMNS = ("Name", "Department", "Start date")
 SORT_COLUMN = "Department"
 INITIAL_ORDER = ["Engineering", "Sales", "Design", "Support", "Finance"]
@@ -17,15 +26,13 @@ async def _table(s: Session) -> tuple[Element | None, str]:
     hook = await s.find(".staff")
     if hook is None:
         return None, "No element has the class 'staff' the prompt asked for"
-    if hook.role in TABLE_ROLES:
-        return hook, ""
-    for inner in await s.find_all("table, [role=table], [role=grid], [role=treegrid]", hook):
-        if inner.role in TABLE_ROLES:
-            return inner, ""
-    return None, (
-        f"The directory {hook.describe()} is not exposed as a table: "
-        "a screen reader cannot navigate its rows and columns"
-    )
+    table = await table_in(s, hook)
+    if table is None:
+        return None, (
+            f"The directory {hook.describe()} is not exposed as a table: "
+            "a screen reader cannot navigate its rows and columns"
+        )
+    return table, ""
 
 
 def _is_header_row(cells: list[Element]) -> bool:

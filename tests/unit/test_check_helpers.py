@@ -18,6 +18,7 @@ from lm_eval_a11y.checks import (
     id_selector,
     passed,
     requirement,
+    table_in,
     table_rows,
 )
 from lm_eval_a11y.session import Element, Session
@@ -137,3 +138,15 @@ def test_table_rows_are_the_rows_and_cells_a_screen_reader_reads() -> None:
         }
     )
     assert _run(table_rows(_session(page), table)) == [[header, cell]]
+
+
+def test_the_table_of_a_hook_is_the_hook_or_the_first_table_inside_it() -> None:
+    tables = "table, [role=table], [role=grid], [role=treegrid]"
+    grid = _element(1, "grid")
+    page = _Page({})
+    assert _run(table_in(_session(page), grid)) == grid
+    assert page.asked == []
+    wrapper, presentational, inner = _element(2), _element(3, "presentation"), _element(4, "table")
+    page = _Page({(tables, 2): [presentational, inner]})
+    assert _run(table_in(_session(page), wrapper)) == inner
+    assert _run(table_in(_session(_Page({(tables, 2): [presentational]})), wrapper)) is None
