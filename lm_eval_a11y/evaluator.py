@@ -57,7 +57,7 @@ from lm_eval_a11y.observation import (
     PageEvents,
     Timings,
 )
-from lm_eval_a11y.resources import axe_path, probe_path
+from lm_eval_a11y.resources import axe_path, probe_source
 from lm_eval_a11y.session import (
     EventLog,
     ProbeError,
@@ -284,7 +284,7 @@ class AsyncEvaluator:
     def __init__(self, settings: EvaluatorSettings | None = None) -> None:
         self.settings = settings or EvaluatorSettings()
         self._axe_source = axe_path().read_text(encoding="utf-8")
-        self._probe_source = probe_path().read_text(encoding="utf-8")
+        self._probe_source = probe_source()
         self._playwright: Any = None
         self._browser: Any = None
         self._slots: SlotPool[_Slot] | None = None

@@ -9,7 +9,17 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-__all__ = ["MissingResourceError", "axe_path", "cases_dir", "probe_path", "suites_dir", "tasks_dir"]
+from lm_eval_a11y.probe_bundle import bundle_probe
+
+__all__ = [
+    "MissingResourceError",
+    "axe_path",
+    "cases_dir",
+    "probe_path",
+    "probe_source",
+    "suites_dir",
+    "tasks_dir",
+]
 
 _PACKAGE = Path(__file__).resolve().parent
 _ASSETS = _PACKAGE / "_assets"
@@ -41,10 +51,16 @@ def axe_path() -> Path:
 
 
 def probe_path() -> Path:
-    found = _first(_ASSETS / "probe.js", _CHECKOUT / "evaluator" / "probe.js")
+    """The folder of the probe's modules (``evaluator/probe/``)."""
+    found = _first(_ASSETS / "probe", _CHECKOUT / "evaluator" / "probe")
     if found is None:
-        raise MissingResourceError("the probe script evaluator/probe.js is missing; reinstall lm-eval-a11y")
+        raise MissingResourceError("the probe's modules (evaluator/probe/) are missing; reinstall lm-eval-a11y")
     return found
+
+
+def probe_source() -> str:
+    """The probe as the one script evaluated in each page's isolated world (see probe_bundle.py)."""
+    return bundle_probe(probe_path())
 
 
 def cases_dir() -> Path:

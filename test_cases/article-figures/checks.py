@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from lm_eval_a11y.checks import Element, Outcome, Session, best_practice, failed, passed, requirement
+from lm_eval_a11y.checks import Element, Outcome, Session, best_practice, element_by_id, failed, passed, requirement
 
 INFORMATIVE = ((".hero", "top photo", 1), (".photo", "body photo", 3), (".chart", "chart", 1))
 DIVIDER = ".divider"
@@ -19,10 +19,6 @@ FILE_NAME = re.compile(r"\.(jpe?g|png|gif|webp|avif|svg)\b|^[\w-]+_\d+$|^(img|ds
 GENERIC = {"image", "photo", "picture", "img", "graphic", "chart", "figure", "pic", "photograph", "icon", "hero"}
 REDUNDANT_START = re.compile(r"^(an?\s+)?(image|picture|photo|photograph|graphic)\s+(of|showing)\b", re.IGNORECASE)
 CHART_FACT = (re.compile(r"\b28\b"), re.compile(r"aug", re.IGNORECASE))
-
-
-def _quote(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
 async def _picture(s: Session, el: Element) -> Element | None:
@@ -111,7 +107,7 @@ async def figures_captioned(s: Session) -> Outcome:
             continue
         labelled = ""
         for ref_id in (holder.attr("aria-labelledby") or "").split():
-            target = await s.find(f'[id="{_quote(ref_id)}"]')
+            target = await element_by_id(s, ref_id)
             labelled += target.text if target else ""
         if not labelled.strip():
             return failed(f"The figure holding the {label} has no <figcaption> (or aria-labelledby caption)")
@@ -126,7 +122,7 @@ async def chart_data_in_text(s: Session) -> Outcome:
         return failed("No chart image with the class 'chart'")
     text = chart.name
     for ref_id in (chart.attr("aria-describedby") or "").split():
-        target = await s.find(f'[id="{_quote(ref_id)}"]')
+        target = await element_by_id(s, ref_id)
         text += " " + (target.text if target else "")
     for figure in await s.find_all("figure, [role='figure']"):
         if await s.contains(figure, chart):

@@ -2,28 +2,20 @@
 
 from __future__ import annotations
 
-from lm_eval_a11y.checks import Element, Outcome, Session, best_practice, failed, passed, requirement
+from lm_eval_a11y.checks import (
+    Element,
+    Outcome,
+    Session,
+    best_practice,
+    failed,
+    find_hook,
+    focused_item,
+    passed,
+    requirement,
+)
 
-NO_INPUT = "No element has the class 'country-input' the prompt asked for"
 TYPED = "Ca"
 NATIVE = "A native <datalist> suggestion list is drawn and driven by the browser"
-
-
-def _by_id(value: str) -> str:
-    return '[id="{}"]'.format(value.replace("\\", "\\\\").replace('"', '\\"'))
-
-
-async def _current(s: Session) -> Element | None:
-    """The item a screen reader is on: the focused element, or the one its aria-activedescendant names."""
-    active = await s.active()
-    if active is None:
-        return None
-    target = active.attr("aria-activedescendant")
-    if target:
-        named = await s.find(_by_id(target))
-        if named is not None:
-            return named
-    return active
 
 
 async def _native(s: Session) -> bool:
@@ -57,9 +49,7 @@ async def _closed(s: Session) -> bool:
 
 @requirement("combobox-role", "The field is exposed as a named combobox")
 async def combobox_role(s: Session) -> Outcome:
-    field = await s.find(".country-input")
-    if field is None:
-        return failed(NO_INPUT)
+    field = await find_hook(s, ".country-input")
     if field.role != "combobox":
         return failed(f"The field is {field.describe()}; a screen reader is not told it offers suggestions")
     if not field.name:
@@ -69,9 +59,7 @@ async def combobox_role(s: Session) -> Outcome:
 
 @requirement("suggestions-listbox", "Typing shows the suggestions as options of a listbox and marks the field expanded")
 async def suggestions_listbox(s: Session) -> Outcome:
-    field = await s.find(".country-input")
-    if field is None:
-        return failed(NO_INPUT)
+    field = await find_hook(s, ".country-input")
     if await _native(s):
         return passed(NATIVE)
     if field.attr("aria-expanded") == "true":
@@ -90,15 +78,13 @@ async def suggestions_listbox(s: Session) -> Outcome:
     "Down Arrow reaches a suggestion and Enter puts it in the field, closes the list and marks it collapsed",
 )
 async def arrow_and_enter(s: Session) -> Outcome:
-    field = await s.find(".country-input")
-    if field is None:
-        return failed(NO_INPUT)
+    field = await find_hook(s, ".country-input")
     if await _native(s):
         return passed(NATIVE)
     if not await _type(s, field):
         return failed(f"After typing {TYPED!r} no listbox with options is shown to assistive technology")
     await s.press("ArrowDown")
-    current = await _current(s)
+    current = await focused_item(s)
     if current is None or current.role != "option":
         where = current.describe() if current else "the page body"
         return failed(f"After Down Arrow the keyboard is on {where}, not on a suggestion")
@@ -119,9 +105,7 @@ async def arrow_and_enter(s: Session) -> Outcome:
 
 @requirement("escape-closes", "Escape closes the suggestions, keeps focus in the field and marks it collapsed")
 async def escape_closes(s: Session) -> Outcome:
-    field = await s.find(".country-input")
-    if field is None:
-        return failed(NO_INPUT)
+    field = await find_hook(s, ".country-input")
     if await _native(s):
         return passed(NATIVE)
     if not await _type(s, field):
@@ -138,14 +122,12 @@ async def escape_closes(s: Session) -> Outcome:
 
 @best_practice("active-option-selected", "The suggestion reached with the arrow keys is marked aria-selected")
 async def active_option_selected(s: Session) -> Outcome:
-    field = await s.find(".country-input")
-    if field is None:
-        return failed(NO_INPUT)
+    field = await find_hook(s, ".country-input")
     if await _native(s):
         return passed(NATIVE)
     await _type(s, field)
     await s.press("ArrowDown")
-    current = await _current(s)
+    current = await focused_item(s)
     if current is None or current.role != "option":
         return failed("Down Arrow does not reach a suggestion")
     if current.attr("aria-selected") != "true":

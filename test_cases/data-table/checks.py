@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
-from lm_eval_a11y.checks import Element, Outcome, Session, best_practice, failed, passed, requirement
+from lm_eval_a11y.checks import (
+    Element,
+    Outcome,
+    Session,
+    best_practice,
+    failed,
+    passed,
+    requirement,
+    table_in,
+    table_rows,
+)
 
-TABLE_ROLES = ("table", "grid", "treegrid")
-CELL_SELECTOR = "th, td, [role=cell], [role=gridcell], [role=columnheader], [role=rowheader]"
-CELL_ROLES = ("cell", "gridcell", "columnheader", "rowheader")
 QUARTERS = ("Q1", "Q2", "Q3", "Q4")
 REGIONS = ("North", "South", "East", "West")
 # (region, quarter, figure): spread over rows and columns so a shifted column shows.
@@ -18,24 +25,10 @@ async def _table(s: Session) -> tuple[Element | None, str]:
     hook = await s.find(".sales")
     if hook is None:
         return None, "No element has the class 'sales' the prompt asked for"
-    if hook.role in TABLE_ROLES:
-        return hook, ""
-    for inner in await s.find_all("table, [role=table], [role=grid], [role=treegrid]", hook):
-        if inner.role in TABLE_ROLES:
-            return inner, ""
-    return None, f"{hook.describe()} is not exposed as a table: a screen reader cannot move by rows and columns"
-
-
-async def _rows(s: Session, table: Element) -> list[list[Element]]:
-    """The rows as lists of cells in DOM order (the prompt's table has no spans)."""
-    rows = []
-    for row in await s.find_all("tr, [role=row]", table):
-        if row.role != "row" or row.hidden_from_at:
-            continue
-        cells = [c for c in await s.find_all(CELL_SELECTOR, row) if c.role in CELL_ROLES and not c.hidden_from_at]
-        if cells:
-            rows.append(cells)
-    return rows
+    table = await table_in(s, hook)
+    if table is None:
+        return None, f"{hook.describe()} is not exposed as a table: a screen reader cannot move by rows and columns"
+    return table, ""
 
 
 def _is_row_header(cell: Element) -> bool:
@@ -68,7 +61,7 @@ async def column_headers(s: Session) -> Outcome:
     table, why = await _table(s)
     if table is None:
         return failed(why)
-    rows = await _rows(s, table)
+    rows = await table_rows(s, table)
     missing = [q for q in QUARTERS if _column_index(rows, q) is None]
     if missing:
         return failed(f"{', '.join(missing)} are not column headers; figures are read without their quarter")
@@ -80,7 +73,7 @@ async def row_headers(s: Session) -> Outcome:
     table, why = await _table(s)
     if table is None:
         return failed(why)
-    rows = await _rows(s, table)
+    rows = await table_rows(s, table)
     found = {r for r in REGIONS for cells in rows for c in cells if _is_row_header(c) and r.lower() in c.name.lower()}
     missing = [r for r in REGIONS if r not in found]
     if missing:
@@ -93,7 +86,7 @@ async def figures_under_headers(s: Session) -> Outcome:
     table, why = await _table(s)
     if table is None:
         return failed(why)
-    rows = await _rows(s, table)
+    rows = await table_rows(s, table)
     for region, quarter, figure in SAMPLES:
         index = _column_index(rows, quarter)
         if index is None:

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from lm_eval_a11y.checks import Outcome, Session, best_practice, failed, passed, requirement
+from lm_eval_a11y.checks import Outcome, Session, best_practice, failed, find_hook, passed, requirement
 
 NATIVE_TRIGGER = "summary"
 
 
 @requirement("trigger-is-button", "The trigger is exposed as a button (or is a native <summary>)")
 async def trigger_is_button(s: Session) -> Outcome:
-    trigger = await s.find(".trigger")
-    if trigger is None:
-        return failed("No element has the class 'trigger' the prompt asked for")
+    trigger = await find_hook(s, ".trigger")
     if trigger.tag == NATIVE_TRIGGER or trigger.role == "button":
         return passed(f"The trigger is {trigger.describe()}")
     return failed(f"The trigger is {trigger.describe()}; assistive technology does not announce a button")
@@ -19,9 +17,7 @@ async def trigger_is_button(s: Session) -> Outcome:
 
 @requirement("collapsed-hidden", "While collapsed, the answer is neither shown nor read by a screen reader")
 async def collapsed_hidden(s: Session) -> Outcome:
-    panel = await s.find(".panel")
-    if panel is None:
-        return failed("No element has the class 'panel' the prompt asked for")
+    panel = await find_hook(s, ".panel")
     if panel.visible:
         return failed("The answer is visible before the visitor asks for it")
     if not panel.hidden_from_at:
@@ -31,9 +27,7 @@ async def collapsed_hidden(s: Session) -> Outcome:
 
 @requirement("keyboard-toggles", "Tab reaches the trigger; Enter shows the answer and Space hides it again")
 async def keyboard_toggles(s: Session) -> Outcome:
-    trigger = await s.find(".trigger")
-    if trigger is None:
-        return failed("No element has the class 'trigger' the prompt asked for")
+    trigger = await find_hook(s, ".trigger")
     if not await s.tab_to(trigger):
         return failed(f"Pressing Tab never reaches {trigger.describe()}")
     await s.press("Enter")
@@ -57,9 +51,7 @@ async def _collapsed(s: Session) -> bool:
 
 @requirement("expanded-state", "The trigger tells assistive technology whether the answer is expanded")
 async def expanded_state(s: Session) -> Outcome:
-    trigger = await s.find(".trigger")
-    if trigger is None:
-        return failed("No element has the class 'trigger' the prompt asked for")
+    trigger = await find_hook(s, ".trigger")
     if trigger.tag == NATIVE_TRIGGER:
         return passed("A native <summary> exposes its expanded state through <details open>")
     before = trigger.attr("aria-expanded")
@@ -74,9 +66,7 @@ async def expanded_state(s: Session) -> Outcome:
 
 @best_practice("trigger-focus-visible", "The trigger shows a visible focus indicator when reached by keyboard")
 async def trigger_focus_visible(s: Session) -> Outcome:
-    trigger = await s.find(".trigger")
-    if trigger is None:
-        return failed("No element has the class 'trigger' the prompt asked for")
+    trigger = await find_hook(s, ".trigger")
     if not await s.tab_to(trigger):
         return failed(f"Pressing Tab never reaches {trigger.describe()}")
     ok, message = await s.has_visible_focus_indicator(await s.active() or trigger)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from lm_eval_a11y.checks import Element, Outcome, Session, best_practice, failed, passed, requirement
+from lm_eval_a11y.checks import Element, Outcome, Session, best_practice, failed, find_hook, passed, requirement
 
 NO_FEED = "No element has the class 'feed' the prompt asked for"
 FEW_POSTS = "Fewer than three elements with the class 'post' are shown"
@@ -14,9 +14,7 @@ async def _posts(s: Session) -> list[Element]:
 
 @requirement("feed-role", "The posts are articles inside an element with role feed")
 async def feed_role(s: Session) -> Outcome:
-    feed = await s.find(".feed")
-    if feed is None:
-        return failed(NO_FEED)
+    feed = await find_hook(s, ".feed")
     if feed.role != "feed":
         inner = [e for e in await s.by_role("feed") if await s.contains(e, feed) or await s.contains(feed, e)]
         if not inner:

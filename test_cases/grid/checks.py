@@ -4,9 +4,18 @@ from __future__ import annotations
 
 import re
 
-from lm_eval_a11y.checks import Element, Outcome, Session, best_practice, failed, not_applicable, passed, requirement
+from lm_eval_a11y.checks import (
+    Element,
+    Outcome,
+    Session,
+    best_practice,
+    failed,
+    not_applicable,
+    passed,
+    requirement,
+    table_in,
+)
 
-TABLE_ROLES = ("table", "grid", "treegrid")
 WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 TARGET_DAY = 15
 MAX_STEPS = 14
@@ -19,12 +28,7 @@ async def _calendar(s: Session) -> tuple[Element | None, Element | None, str]:
     hook = await s.find(".calendar")
     if hook is None:
         return None, None, "No element has the class 'calendar' the prompt asked for"
-    if hook.role in TABLE_ROLES:
-        return hook, hook, ""
-    for inner in await s.find_all("table, [role=table], [role=grid], [role=treegrid]", hook):
-        if inner.role in TABLE_ROLES:
-            return hook, inner, ""
-    return hook, None, ""
+    return hook, await table_in(s, hook), ""
 
 
 def _day(element: Element | None) -> int | None:

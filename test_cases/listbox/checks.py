@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from lm_eval_a11y.checks import Element, Outcome, Session, best_practice, failed, passed, requirement
+from lm_eval_a11y.checks import (
+    Element,
+    Outcome,
+    Session,
+    best_practice,
+    css_string,
+    failed,
+    focused_item,
+    passed,
+    requirement,
+)
 
 NO_LIST = "No element has the class 'crust-list' the prompt asked for"
 COUNT = 5
@@ -19,27 +29,6 @@ class Picker:
     kind: str  # "select" | "listbox" | "radio group"
     container: Element
     items: tuple[Element, ...]
-
-
-def _quoted(value: str) -> str:
-    return '"{}"'.format(value.replace("\\", "\\\\").replace('"', '\\"'))
-
-
-def _by_id(value: str) -> str:
-    return f"[id={_quoted(value)}]"
-
-
-async def _current(s: Session) -> Element | None:
-    """The item a screen reader is on: the focused element, or the one its aria-activedescendant names."""
-    active = await s.active()
-    if active is None:
-        return None
-    target = active.attr("aria-activedescendant")
-    if target:
-        named = await s.find(_by_id(target))
-        if named is not None:
-            return named
-    return active
 
 
 async def _within(s: Session, outer: Element, role: str) -> list[Element]:
@@ -79,7 +68,7 @@ async def _on(s: Session, p: Picker) -> int | None:
     if p.kind == "select":
         chosen = await _chosen(s, p) if await s.is_active(p.container) else []
         return chosen[0] if chosen else None
-    current = await _current(s)
+    current = await focused_item(s)
     for index, item in enumerate(p.items):
         if current is not None and current.ref == item.ref:
             return index
@@ -93,16 +82,16 @@ async def _click(s: Session, item: Element) -> None:
         return
     labels = [lab for lab in await s.find_all("label") if await s.contains(lab, item)]
     if not labels and item.attr("id"):
-        labels = await s.find_all(f"label[for={_quoted(item.attr('id') or '')}]")
+        labels = await s.find_all(f"label[for={css_string(item.attr('id') or '')}]")
     if not labels:
         raise ValueError(f"{item.describe()} is not visible and has no label to click")
     await s.click(labels[0])
 
 
-
 async def _tab_in(s: Session, p: Picker) -> bool:
     """Press Tab from the top until the list (a radio group: its first button) has focus."""
     return await s.tab_to(p.container if p.kind != "radio group" else p.items[0])
+
 
 @requirement("list-roles", "The crusts are exposed as five named options of one list (or radio buttons)")
 async def list_roles(s: Session) -> Outcome:

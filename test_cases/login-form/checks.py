@@ -10,7 +10,18 @@ from __future__ import annotations
 
 import re
 
-from lm_eval_a11y.checks import Element, Outcome, Session, best_practice, failed, passed, requirement
+from lm_eval_a11y.checks import (
+    Element,
+    Outcome,
+    Session,
+    best_practice,
+    css_string,
+    element_by_id,
+    failed,
+    id_selector,
+    passed,
+    requirement,
+)
 
 EMAIL = "#email"
 PASSWORD = "#password"
@@ -23,10 +34,6 @@ PASSWORD_NAME = re.compile(r"pass", re.IGNORECASE)
 LOG_IN = re.compile(r"\blog\s*-?\s*in\b", re.IGNORECASE)
 EMAIL_TOKENS = ("email", "username")
 PASSWORD_TOKENS = ("current-password",)
-
-
-def _quote(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
 async def _fields(s: Session) -> tuple[Element | None, Element | None]:
@@ -68,7 +75,7 @@ async def _described_by(s: Session, el: Element) -> str:
     parts = []
     for attr in attrs:
         for ref_id in (el.attr(attr) or "").split():
-            target = await s.find(f'[id="{_quote(ref_id)}"]')
+            target = await element_by_id(s, ref_id)
             if target is not None:
                 parts.append(target.text)
     return " ".join(parts)
@@ -167,11 +174,11 @@ async def failure_announced(s: Session) -> Outcome:
 
 async def _visible_label(s: Session, field: Element) -> bool:
     field_id = field.attr("id") or ""
-    for label in await s.find_all(f'label[for="{_quote(field_id)}"], label:has([id="{_quote(field_id)}"])'):
+    for label in await s.find_all(f"label[for={css_string(field_id)}], label:has({id_selector(field_id)})"):
         if label.visible and label.text.strip():
             return True
     for ref_id in (field.attr("aria-labelledby") or "").split():
-        target = await s.find(f'[id="{_quote(ref_id)}"]')
+        target = await element_by_id(s, ref_id)
         if target is not None and target.visible and target.text.strip():
             return True
     return False

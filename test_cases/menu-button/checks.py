@@ -8,6 +8,8 @@ from lm_eval_a11y.checks import (
     Session,
     best_practice,
     failed,
+    find_hook,
+    focused_item,
     not_applicable,
     passed,
     requirement,
@@ -16,23 +18,6 @@ from lm_eval_a11y.checks import (
 NO_TRIGGER = "No element has the class 'menu-trigger' the prompt asked for"
 NO_MENU = "No element has the class 'menu' the prompt asked for"
 ITEM_ROLES = ("menuitem", "menuitemradio", "menuitemcheckbox", "button", "link")
-
-
-def _by_id(value: str) -> str:
-    return '[id="{}"]'.format(value.replace("\\", "\\\\").replace('"', '\\"'))
-
-
-async def _current(s: Session) -> Element | None:
-    """The item a screen reader is on: the focused element, or the one its aria-activedescendant names."""
-    active = await s.active()
-    if active is None:
-        return None
-    target = active.attr("aria-activedescendant")
-    if target:
-        named = await s.find(_by_id(target))
-        if named is not None:
-            return named
-    return active
 
 
 async def _items(s: Session, menu: Element) -> list[Element]:
@@ -97,9 +82,7 @@ async def trigger_button(s: Session) -> Outcome:
 
 @requirement("menu-hidden-when-closed", "Before it is opened, the dropdown is neither shown nor read")
 async def menu_hidden_when_closed(s: Session) -> Outcome:
-    menu = await s.find(".menu")
-    if menu is None:
-        return failed(NO_MENU)
+    menu = await find_hook(s, ".menu")
     if menu.visible and _on_screen(menu):
         return failed("The actions are visible before the button is used")
     if not menu.hidden_from_at:
@@ -123,7 +106,7 @@ async def opens_by_keyboard(s: Session) -> Outcome:
         return failed("The dropdown opened but the trigger does not say aria-expanded='true'")
     if await _is_menu(s, menu):
         items = await _items(s, menu)
-        current = await _current(s)
+        current = await focused_item(s)
         if not items or current is None or current.ref != items[0].ref:
             where = current.describe() if current else "the page body"
             return failed(f"The menu opened but the keyboard is on {where}, not on its first item")
@@ -146,12 +129,12 @@ async def items_by_keyboard(s: Session) -> Outcome:
     if await _is_menu(s, menu):
         for index in (1, 2):
             await s.press("ArrowDown")
-            current = await _current(s)
+            current = await focused_item(s)
             if current is None or current.ref != items[index].ref:
                 return failed(f"Down Arrow does not move to the menu item {items[index].name!r}")
         return passed("Down Arrow moves through the menu items")
     await s.press("Tab")
-    current = await _current(s)
+    current = await focused_item(s)
     if current is None or current.ref not in {i.ref for i in items}:
         where = current.describe() if current else "the page body"
         return failed(f"Tab from the open dropdown's trigger goes to {where}, not to an action")
@@ -201,7 +184,7 @@ async def menu_wraps(s: Session) -> Outcome:
         return failed(problem)
     items = await _items(s, await s.refresh(menu))
     await s.press("ArrowUp")
-    current = await _current(s)
+    current = await focused_item(s)
     if not items or current is None or current.ref != items[-1].ref:
         return failed("Up Arrow on the first menu item does not move to the last one")
     return passed("Up Arrow wraps from the first to the last menu item")

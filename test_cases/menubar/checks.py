@@ -8,6 +8,7 @@ from lm_eval_a11y.checks import (
     Session,
     best_practice,
     failed,
+    focused_item,
     not_applicable,
     passed,
     requirement,
@@ -16,23 +17,6 @@ from lm_eval_a11y.checks import (
 MISSING = "The prompt's hooks are missing: one '.menubar', three '.top-item' and three '.submenu' elements"
 TOP_ROLES = ("menuitem", "button")
 ITEM_ROLES = ("menuitem", "menuitemcheckbox", "menuitemradio", "button", "link")
-
-
-def _by_id(value: str) -> str:
-    return '[id="{}"]'.format(value.replace("\\", "\\\\").replace('"', '\\"'))
-
-
-async def _current(s: Session) -> Element | None:
-    """The item a screen reader is on: the focused element, or the one its aria-activedescendant names."""
-    active = await s.active()
-    if active is None:
-        return None
-    target = active.attr("aria-activedescendant")
-    if target:
-        named = await s.find(_by_id(target))
-        if named is not None:
-            return named
-    return active
 
 
 async def _control(s: Session, hooked: Element) -> Element:
@@ -76,7 +60,7 @@ async def _shown(s: Session, submenu: Element) -> bool:
 async def _enter_bar(s: Session, bar: Element, first: Element) -> str | None:
     if not await s.tab_to(bar):
         return "Pressing Tab never reaches the menu bar"
-    current = await _current(s)
+    current = await focused_item(s)
     if current is None or current.ref != first.ref:
         return f"Tab enters the menu bar on {current.describe() if current else 'nothing'}, not on File"
     return None
@@ -137,7 +121,7 @@ async def opens_by_keyboard(s: Session) -> Outcome:
         return failed("The open File dropdown has no commands a screen reader can reach")
     if not menubar:
         await s.press("Tab")
-    current = await _current(s)
+    current = await focused_item(s)
     if current is None or current.ref != items[0].ref:
         where = current.describe() if current else "the page body"
         how = "after opening" if menubar else "after Tab from the open File button"
@@ -159,7 +143,7 @@ async def reach_next_menu(s: Session) -> Outcome:
     menubar = await _is_menubar(s, bar)
     key = "ArrowRight" if menubar else "Tab"
     await s.press(key)
-    current = await _current(s)
+    current = await focused_item(s)
     if current is None or current.ref != tops[1].ref:
         return failed(f"{key} on File goes to {current.describe() if current else 'the page body'}, not to Edit")
     if menubar:
@@ -224,7 +208,7 @@ async def submenu_arrows(s: Session) -> Outcome:
     await s.press("Enter")
     items = await _items(s, subs[0])
     await s.press("ArrowDown")
-    current = await _current(s)
+    current = await focused_item(s)
     if len(items) < 2 or current is None or current.ref != items[1].ref:
         return failed("Down Arrow in the open File menu does not move to the second command")
     return passed(f"Down Arrow moves to {items[1].name!r}")

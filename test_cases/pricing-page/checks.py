@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from lm_eval_a11y.checks import Element, Outcome, Session, best_practice, failed, passed, requirement
+from lm_eval_a11y.checks import Element, Outcome, Session, best_practice, element_by_id, failed, passed, requirement
 
 PLAN = ".plan"
 PLANS = (
@@ -21,10 +21,6 @@ TABLES = "table, [role='table'], [role='grid']"
 CELLS = ":scope > th, :scope > td, :scope > [role]"
 MIN_FEATURES = 5
 MAX_STOPS = 80
-
-
-def _quote(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
 def _plan_of(text: str) -> str | None:
@@ -57,7 +53,7 @@ async def _cta(s: Session, card: Element) -> Element | None:
 async def _described(s: Session, el: Element) -> str:
     parts = [el.name]
     for ref_id in (el.attr("aria-describedby") or "").split():
-        target = await s.find(f'[id="{_quote(ref_id)}"]')
+        target = await element_by_id(s, ref_id)
         parts.append(target.text if target else "")
     return " ".join(p.strip() for p in parts if p.strip()).lower()
 

@@ -2,30 +2,19 @@
 
 from __future__ import annotations
 
-from lm_eval_a11y.checks import Element, Outcome, Session, best_practice, failed, passed, requirement
+from lm_eval_a11y.checks import (
+    Element,
+    Outcome,
+    Session,
+    best_practice,
+    css_string,
+    failed,
+    focused_item,
+    passed,
+    requirement,
+)
 
 NO_GROUP = "No element has the class 'shipping-options' the prompt asked for"
-
-
-def _quoted(value: str) -> str:
-    return '"{}"'.format(value.replace("\\", "\\\\").replace('"', '\\"'))
-
-
-def _by_id(value: str) -> str:
-    return f"[id={_quoted(value)}]"
-
-
-async def _current(s: Session) -> Element | None:
-    """The item a screen reader is on: the focused element, or the one its aria-activedescendant names."""
-    active = await s.active()
-    if active is None:
-        return None
-    target = active.attr("aria-activedescendant")
-    if target:
-        named = await s.find(_by_id(target))
-        if named is not None:
-            return named
-    return active
 
 
 async def _radios(s: Session) -> tuple[Element | None, list[Element]]:
@@ -52,7 +41,7 @@ async def _click(s: Session, radio: Element) -> None:
         return
     labels = []
     if radio.attr("id"):
-        labels = await s.find_all(f"label[for={_quoted(radio.attr('id') or '')}]")
+        labels = await s.find_all(f"label[for={css_string(radio.attr('id') or '')}]")
     if not labels:
         labels = [lab for lab in await s.find_all("label") if await s.contains(lab, radio)]
     if not labels:
@@ -107,7 +96,7 @@ async def one_tab_stop(s: Session) -> Outcome:
     if len(stops) > 1:
         return failed(f"Tab stops on {len(stops)} radio buttons; the group should be one stop")
     await s.focus(stops[0])
-    current = await _current(s)
+    current = await focused_item(s)
     if current is None or current.ref != radios[0].ref:
         where = current.describe() if current else "nothing"
         return failed(f"Tab reaches {where}, not the checked radio {radios[0].name!r}")
@@ -126,7 +115,7 @@ async def arrow_keys(s: Session) -> Outcome:
     # The APG gives Right the job of Down and Left the job of Up; a group may be laid out either way.
     for key, index in (("ArrowDown", 1), ("ArrowRight", 2), ("ArrowUp", 1), ("ArrowLeft", 0)):
         await s.press(key)
-        current = await _current(s)
+        current = await focused_item(s)
         if current is None or current.ref != radios[index].ref:
             where = current.describe() if current else "the page body"
             return failed(f"After {key} the keyboard is on {where}, not on {radios[index].name!r}")
@@ -144,11 +133,11 @@ async def arrows_wrap(s: Session) -> Outcome:
     if not await s.tab_to(group):
         return failed("Pressing Tab never reaches the radio buttons")
     await s.press("ArrowUp")
-    current = await _current(s)
+    current = await focused_item(s)
     if current is None or current.ref != radios[-1].ref:
         return failed("ArrowUp on the first radio does not move to the last one")
     await s.press("ArrowDown")
-    current = await _current(s)
+    current = await focused_item(s)
     if current is None or current.ref != radios[0].ref:
         return failed("ArrowDown on the last radio does not move to the first one")
     return passed("Arrow keys wrap around the group")

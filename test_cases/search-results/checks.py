@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from lm_eval_a11y.checks import Element, Outcome, Session, best_practice, failed, passed, requirement
+from lm_eval_a11y.checks import Element, Outcome, Session, best_practice, failed, find_hook, passed, requirement
 
 QUERY = "input[name=q]"
 COUNT = ".result-count"
@@ -62,9 +62,7 @@ async def _new_search(s: Session) -> tuple[Element | None, str]:
 
 @requirement("search-field-named", "The search field has an accessible name")
 async def search_field_named(s: Session) -> Outcome:
-    field = await s.find(QUERY)
-    if field is None:
-        return failed("No input named 'q' as the prompt asked")
+    field = await find_hook(s, QUERY, "No input named 'q' as the prompt asked")
     if not field.name.strip():
         return failed(f"The search field {field.describe()} has no accessible name")
     return passed(f"The search field is named {field.name!r}")
@@ -141,9 +139,7 @@ async def count_announced(s: Session) -> Outcome:
 
 @best_practice("search-landmark", "The search form is a search landmark (role='search' or <search>)")
 async def search_landmark(s: Session) -> Outcome:
-    field = await s.find(QUERY)
-    if field is None:
-        return failed("No input named 'q' as the prompt asked")
+    field = await find_hook(s, QUERY, "No input named 'q' as the prompt asked")
     marks = {m.ref for m in await s.landmarks() if m.role == "search"}
     for candidate in await s.find_all("[role='search'], search, form"):
         if candidate.ref in marks and await s.contains(candidate, field):

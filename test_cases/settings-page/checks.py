@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from lm_eval_a11y.checks import Element, Outcome, Session, best_practice, failed, passed, requirement
+from lm_eval_a11y.checks import Element, Outcome, Session, best_practice, element_by_id, failed, passed, requirement
 
 TOGGLE = ".toggle"
 CHECKABLE = ("switch", "checkbox", "menuitemcheckbox")
@@ -22,10 +22,6 @@ SETTINGS = (
 )
 DARK_MODE = 1
 PAD = 6
-
-
-def _quote(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
 def _is_control(el: Element) -> bool:
@@ -56,7 +52,7 @@ async def _control(s: Session, toggle: Element) -> Element | None:
             for el in await s.find_all(INSIDE, within=label):
                 if _is_control(el):
                     return el
-            target = await s.find(f'[id="{_quote(label.attr("for") or "")}"]') if label.attr("for") else None
+            target = await element_by_id(s, label.attr("for") or "") if label.attr("for") else None
             if target is not None and _is_control(target):
                 return target
     return None

@@ -14,7 +14,9 @@ from lm_eval_a11y.checks import (
     Outcome,
     Session,
     best_practice,
+    css_string,
     failed,
+    id_selector,
     not_applicable,
     passed,
     requirement,
@@ -22,10 +24,6 @@ from lm_eval_a11y.checks import (
 
 SKIP_NAME = re.compile(r"skip|main|content|jump", re.IGNORECASE)
 SKIP_LINK_STOPS = 3
-
-
-def _quote(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
 async def _skip_link(s: Session) -> Element | None:
@@ -81,8 +79,8 @@ async def skip_link_works(s: Session) -> Outcome:
     link = await _skip_link(s)
     if link is None:
         return not_applicable("The first Tab stops hold no skip link")
-    fragment = _quote((link.attr("href") or "#")[1:])
-    target = await s.find(f'[id="{fragment}"], a[name="{fragment}"]')
+    fragment = (link.attr("href") or "#")[1:]
+    target = await s.find(f"{id_selector(fragment)}, a[name={css_string(fragment)}]")
     if target is None:
         return failed(f"{link.describe()} points to {link.attr('href')!r}, which is not on the page")
     # Without a main landmark, the link's own target is the best statement of the main content.

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from lm_eval_a11y.checks import Element, Outcome, Session, best_practice, failed, passed, requirement
+from lm_eval_a11y.checks import Element, Outcome, Session, best_practice, element_by_id, failed, passed, requirement
 
 FIELDS = (
     ("#full-name", "full name", re.compile(r"name", re.I)),
@@ -21,10 +21,6 @@ ERROR = ".field-error"
 SUBMIT = re.compile(r"create\s+account|sign\s*up|register", re.I)
 LIVE_REGIONS = '[aria-live]:not([aria-live="off"]), [role="status"], [role="alert"], [role="log"], output'
 MISSING = "The page has no element with the id {} the prompt asked for"
-
-
-def _quote(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
 async def _field(s: Session, selector: str) -> Element | None:
@@ -65,7 +61,7 @@ async def _tied_text(s: Session, field: Element) -> str:
     parts = [field.name]
     for attr in attrs:
         for ref_id in (field.attr(attr) or "").split():
-            target = await s.find(f'[id="{_quote(ref_id)}"]')
+            target = await element_by_id(s, ref_id)
             if target is not None:
                 parts.append(target.text)
     return " ".join(parts).lower()

@@ -10,12 +10,12 @@ from lm_eval_a11y.checks import (
     Session,
     best_practice,
     failed,
+    find_hook,
     not_applicable,
     passed,
     requirement,
 )
 
-NO_FIELD = "No element has the class 'quantity' the prompt asked for"
 WORD = re.compile(r"[^\W\d_]{3,}")
 
 
@@ -44,9 +44,7 @@ async def _buttons(s: Session) -> tuple[Element | None, Element | None]:
 
 @requirement("field-role", "The quantity field is exposed as a named spinbutton whose value is 1")
 async def field_role(s: Session) -> Outcome:
-    field = await s.find(".quantity")
-    if field is None:
-        return failed(NO_FIELD)
+    field = await find_hook(s, ".quantity")
     if field.role != "spinbutton":
         return failed(f"The field is {field.describe()}, not a spinbutton")
     if not field.name:
@@ -59,9 +57,7 @@ async def field_role(s: Session) -> Outcome:
 
 @requirement("arrow-keys", "Up and Down Arrow change the quantity by one and stop at the minimum")
 async def arrow_keys(s: Session) -> Outcome:
-    field = await s.find(".quantity")
-    if field is None:
-        return failed(NO_FIELD)
+    field = await find_hook(s, ".quantity")
     if not await s.tab_to(field):
         return failed("Pressing Tab never reaches the quantity field")
     for key, expected in (("ArrowUp", 2), ("ArrowUp", 3), ("ArrowDown", 2), ("ArrowDown", 1), ("ArrowDown", 1)):
@@ -104,9 +100,7 @@ async def buttons_change_value(s: Session) -> Outcome:
 
 @best_practice("stops-at-maximum", "The quantity does not go above 10 from the keyboard")
 async def stops_at_maximum(s: Session) -> Outcome:
-    field = await s.find(".quantity")
-    if field is None:
-        return failed(NO_FIELD)
+    field = await find_hook(s, ".quantity")
     if not await s.tab_to(field):
         return failed("Pressing Tab never reaches the quantity field")
     for _ in range(12):
@@ -123,9 +117,7 @@ async def range_exposed(s: Session) -> Outcome:
     """The APG sets aria-valuemin and aria-valuemax on a spinbutton that has limits (a native
     number field exposes its min and max attributes): without them a screen reader user learns the
     limits only by running into them."""
-    field = await s.find(".quantity")
-    if field is None:
-        return failed(NO_FIELD)
+    field = await find_hook(s, ".quantity")
     reported = await s.range_value(field)
     low, high = reported.get("min"), reported.get("max")
     if (low, high) != (1, 10):
@@ -137,9 +129,7 @@ async def range_exposed(s: Session) -> Outcome:
 async def home_end(s: Session) -> Outcome:
     """The APG's Home and End keys; a native number field is exempt, as browsers keep those keys
     for moving the caret and a page cannot be faulted for the browser's own field."""
-    field = await s.find(".quantity")
-    if field is None:
-        return failed(NO_FIELD)
+    field = await find_hook(s, ".quantity")
     if field.tag == "input" and field.attr("type") == "number":
         return not_applicable("A native number field: the browser gives Home and End to the caret")
     if field.role != "spinbutton":

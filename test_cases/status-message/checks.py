@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from lm_eval_a11y.checks import Element, Outcome, Session, best_practice, failed, passed, requirement
+from lm_eval_a11y.checks import Element, Outcome, Session, best_practice, failed, find_hook, passed, requirement
 
 BUTTON = ".add-to-cart"
 MESSAGE = ".cart-message"
@@ -51,9 +51,7 @@ async def _carrying_region(s: Session, message: Element, before: set[int]) -> tu
 
 @requirement("button-is-button", "The 'Add to cart' control is exposed as a button with that name")
 async def button_is_button(s: Session) -> Outcome:
-    button = await s.find(BUTTON)
-    if button is None:
-        return failed(NO_BUTTON)
+    button = await find_hook(s, BUTTON)
     if button.role != "button":
         return failed(f"The control is {button.describe()}; assistive technology does not announce a button")
     if not BUTTON_NAME.search(button.name):
@@ -63,9 +61,7 @@ async def button_is_button(s: Session) -> Outcome:
 
 @requirement("keyboard-adds", "Tab reaches 'Add to cart' and Enter on it shows the confirmation")
 async def keyboard_adds(s: Session) -> Outcome:
-    button = await s.find(BUTTON)
-    if button is None:
-        return failed(NO_BUTTON)
+    button = await find_hook(s, BUTTON)
     if not await s.tab_to(button):
         return failed(f"Pressing Tab never reaches {button.describe()}")
     await s.press("Enter")
@@ -79,9 +75,7 @@ async def keyboard_adds(s: Session) -> Outcome:
     "The confirmation is written into a live region that was already on the page (or into role='alert')",
 )
 async def message_announced(s: Session) -> Outcome:
-    button = await s.find(BUTTON)
-    if button is None:
-        return failed(NO_BUTTON)
+    button = await find_hook(s, BUTTON)
     before = {r.ref for r in await s.find_all(LIVE_REGIONS)}
     await s.click(button)
     message = await _message_after_action(s)
@@ -98,9 +92,7 @@ async def message_announced(s: Session) -> Outcome:
 
 @requirement("focus-stays", "Pressing 'Add to cart' leaves focus on the button; the message does not take it")
 async def focus_stays(s: Session) -> Outcome:
-    button = await s.find(BUTTON)
-    if button is None:
-        return failed(NO_BUTTON)
+    button = await find_hook(s, BUTTON)
     await s.click(button)
     if await _message_after_action(s) is None:
         return failed("Pressing the button shows no visible '.cart-message' saying the item was added")
@@ -115,9 +107,7 @@ async def focus_stays(s: Session) -> Outcome:
 
 @best_practice("polite-status", "The confirmation uses a polite live region (role='status'), not an assertive alert")
 async def polite_status(s: Session) -> Outcome:
-    button = await s.find(BUTTON)
-    if button is None:
-        return failed(NO_BUTTON)
+    button = await find_hook(s, BUTTON)
     before = {r.ref for r in await s.find_all(LIVE_REGIONS)}
     await s.click(button)
     message = await _message_after_action(s)

@@ -4,11 +4,18 @@ from __future__ import annotations
 
 import re
 
-from lm_eval_a11y.checks import Element, Outcome, Session, best_practice, failed, passed, requirement
+from lm_eval_a11y.checks import (
+    Element,
+    Outcome,
+    Session,
+    best_practice,
+    failed,
+    passed,
+    requirement,
+    table_in,
+    table_rows,
+)
 
-TABLE_ROLES = ("table", "grid", "treegrid")
-CELL_SELECTOR = "th, td, [role=cell], [role=gridcell], [role=columnheader], [role=rowheader]"
-CELL_ROLES = ("cell", "gridcell", "columnheader", "rowheader")
 COLUMNS = ("Name", "Department", "Start date")
 SORT_COLUMN = "Department"
 INITIAL_ORDER = ["Engineering", "Sales", "Design", "Support", "Finance"]
@@ -19,27 +26,13 @@ async def _table(s: Session) -> tuple[Element | None, str]:
     hook = await s.find(".staff")
     if hook is None:
         return None, "No element has the class 'staff' the prompt asked for"
-    if hook.role in TABLE_ROLES:
-        return hook, ""
-    for inner in await s.find_all("table, [role=table], [role=grid], [role=treegrid]", hook):
-        if inner.role in TABLE_ROLES:
-            return inner, ""
-    return None, (
-        f"The directory {hook.describe()} is not exposed as a table: "
-        "a screen reader cannot navigate its rows and columns"
-    )
-
-
-async def _rows(s: Session, table: Element) -> list[list[Element]]:
-    """The table's rows as lists of cells, in DOM order (the prompt's table has no spans)."""
-    rows = []
-    for row in await s.find_all("tr, [role=row]", table):
-        if row.role != "row" or row.hidden_from_at:
-            continue
-        cells = [c for c in await s.find_all(CELL_SELECTOR, row) if c.role in CELL_ROLES and not c.hidden_from_at]
-        if cells:
-            rows.append(cells)
-    return rows
+    table = await table_in(s, hook)
+    if table is None:
+        return None, (
+            f"The directory {hook.describe()} is not exposed as a table: "
+            "a screen reader cannot navigate its rows and columns"
+        )
+    return table, ""
 
 
 def _is_header_row(cells: list[Element]) -> bool:
@@ -57,7 +50,7 @@ def _header_index(rows: list[list[Element]], title: str) -> int | None:
 
 
 async def _column(s: Session, table: Element, title: str) -> list[str] | None:
-    rows = await _rows(s, table)
+    rows = await table_rows(s, table)
     index = _header_index(rows, title)
     if index is None:
         return None
@@ -66,7 +59,7 @@ async def _column(s: Session, table: Element, title: str) -> list[str] | None:
 
 
 async def _header(s: Session, table: Element, title: str) -> Element | None:
-    rows = await _rows(s, table)
+    rows = await table_rows(s, table)
     index = _header_index(rows, title)
     if index is None:
         return None
@@ -110,7 +103,7 @@ async def table_structure(s: Session) -> Outcome:
     table, why = await _table(s)
     if table is None:
         return failed(why)
-    rows = await _rows(s, table)
+    rows = await table_rows(s, table)
     missing = [title for title in COLUMNS if _header_index(rows, title) is None]
     if missing:
         names = ", ".join(missing)

@@ -2,26 +2,19 @@
 
 from __future__ import annotations
 
-from lm_eval_a11y.checks import Element, Outcome, Session, best_practice, failed, passed, requirement
+from lm_eval_a11y.checks import (
+    Element,
+    Outcome,
+    Session,
+    best_practice,
+    element_by_id,
+    failed,
+    focused_item,
+    passed,
+    requirement,
+)
 
 NO_TABS = "Fewer than two elements have the class 'tab' the prompt asked for"
-
-
-def _by_id(value: str) -> str:
-    return '[id="{}"]'.format(value.replace("\\", "\\\\").replace('"', '\\"'))
-
-
-async def _current(s: Session) -> Element | None:
-    """The item a screen reader is on: the focused element, or the one its aria-activedescendant names."""
-    active = await s.active()
-    if active is None:
-        return None
-    target = active.attr("aria-activedescendant")
-    if target:
-        named = await s.find('[id="{}"]'.format(target.replace("\\", "\\\\").replace('"', '\\"')))
-        if named is not None:
-            return named
-    return active
 
 
 async def _tablist(s: Session, tabs: list[Element]) -> Element | None:
@@ -56,7 +49,7 @@ async def _panel_for(s: Session, tabs: list[Element], panels: list[Element], ind
     """The panel a tab shows: the one its aria-controls names, else the panel in the same position."""
     controls = tabs[index].attr("aria-controls")
     if controls:
-        named = await s.find('[id="{}"]'.format(controls.replace("\\", "\\\\").replace('"', '\\"')))
+        named = await element_by_id(s, controls)
         if named is not None:
             return named
     return panels[index] if index < len(panels) else None
@@ -136,14 +129,14 @@ async def arrow_keys(s: Session) -> Outcome:
     tablist = await _tablist(s, tabs)
     if not await s.tab_to(tablist or tabs[0]):
         return failed("Pressing Tab never reaches the tabs")
-    current = await _current(s)
+    current = await focused_item(s)
     if current is None or current.ref != tabs[0].ref:
         where = current.describe() if current else "the page body"
         return failed(f"Tabbing into the tabs lands on {where}, not on the chosen tab {tabs[0].name!r}")
     vertical = tablist is not None and tablist.attr("aria-orientation") == "vertical"
     forward, back = ("ArrowDown", "ArrowUp") if vertical else ("ArrowRight", "ArrowLeft")
     await s.press(forward)
-    current = await _current(s)
+    current = await focused_item(s)
     if current is None or current.ref != tabs[1].ref:
         where = current.describe() if current else "the page body"
         return failed(f"{forward} on the first tab leaves the keyboard on {where}, not on {tabs[1].name!r}")
@@ -155,7 +148,7 @@ async def arrow_keys(s: Session) -> Outcome:
     if problem:
         return failed(f"After choosing {tabs[1].name!r} from the keyboard: {problem}")
     await s.press(back)
-    current = await _current(s)
+    current = await focused_item(s)
     if current is None or current.ref != tabs[0].ref:
         return failed(f"{back} does not move back to {tabs[0].name!r}")
     return passed(f"{forward}/{back} move between tabs and the chosen tab's panel is shown")
@@ -206,11 +199,11 @@ async def home_end(s: Session) -> Outcome:
     if not await s.tab_to(await _tablist(s, tabs) or tabs[0]):
         return failed("Pressing Tab never reaches the tabs")
     await s.press("End")
-    current = await _current(s)
+    current = await focused_item(s)
     if current is None or current.ref != tabs[-1].ref:
         return failed(f"End does not move to the last tab {tabs[-1].name!r}")
     await s.press("Home")
-    current = await _current(s)
+    current = await focused_item(s)
     if current is None or current.ref != tabs[0].ref:
         return failed(f"Home does not move to the first tab {tabs[0].name!r}")
     return passed("Home and End reach the first and last tab")
@@ -240,7 +233,7 @@ async def tabs_control_panels(s: Session) -> Outcome:
         controls = tab.attr("aria-controls")
         if not controls:
             return failed(f"{tab.describe()} has no aria-controls naming its panel")
-        named = await s.find(_by_id(controls.split()[0]))
+        named = await element_by_id(s, controls.split()[0])
         if named is None:
             return failed(f"{tab.describe()} has aria-controls={controls!r}, but no element has that id")
         if (

@@ -2,29 +2,12 @@
 
 from __future__ import annotations
 
-from lm_eval_a11y.checks import Element, Outcome, Session, best_practice, failed, passed, requirement
+from lm_eval_a11y.checks import Element, Outcome, Session, best_practice, failed, focused_item, passed, requirement
 
 NO_TOOLBAR = "No element has the class 'toolbar' the prompt asked for"
 CONTROL_ROLES = ("button", "checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio")
 NAMES = ("Bold", "Italic", "Underline", "Align left", "Align center", "Align right")
 BOLD, ITALIC, LEFT, CENTER = 0, 1, 3, 4
-
-
-def _by_id(value: str) -> str:
-    return '[id="{}"]'.format(value.replace("\\", "\\\\").replace('"', '\\"'))
-
-
-async def _current(s: Session) -> Element | None:
-    """The item a screen reader is on: the focused element, or the one its aria-activedescendant names."""
-    active = await s.active()
-    if active is None:
-        return None
-    target = active.attr("aria-activedescendant")
-    if target:
-        named = await s.find(_by_id(target))
-        if named is not None:
-            return named
-    return active
 
 
 async def _controls(s: Session) -> tuple[Element | None, list[Element]]:
@@ -128,11 +111,11 @@ async def keyboard_operable(s: Session) -> Outcome:
                 return failed(problem or NO_TOOLBAR)
         if not await s.tab_to(toolbar):
             return failed("Pressing Tab never reaches the toolbar")
-        current = await _current(s)
+        current = await focused_item(s)
         if current is None or current.ref != controls[BOLD].ref:
             return failed(f"Tab enters the toolbar on {current.describe() if current else 'nothing'}, not on Bold")
         await s.press(key)
-        current = await _current(s)
+        current = await focused_item(s)
         if current is not None and current.ref == controls[ITALIC].ref:
             break
     else:
@@ -165,7 +148,7 @@ async def roving_focus(s: Session) -> Outcome:
         return failed(f"Tab stops {len(stops)} times in the toolbar")
     await s.focus(stops[0])
     await s.press("ArrowRight")
-    current = await _current(s)
+    current = await focused_item(s)
     if current is None or current.ref == stops[0].ref or not await s.contains(toolbar, current):
         return failed("Right Arrow does not move to the next control")
     return passed("One Tab stop, and Right Arrow moves through the controls")

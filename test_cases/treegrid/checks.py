@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
-from lm_eval_a11y.checks import Element, Outcome, Session, best_practice, failed, not_applicable, passed, requirement
+from lm_eval_a11y.checks import (
+    Element,
+    Outcome,
+    Session,
+    best_practice,
+    failed,
+    not_applicable,
+    passed,
+    requirement,
+    table_in,
+)
 
-TABLE_ROLES = ("table", "grid", "treegrid")
 COLUMNS = ("Subject", "From", "Date")
 THREAD = "Quarterly report"
 REPLY_MARK = "Sam Ortiz"  # only a reply row of the first thread holds this name
@@ -16,12 +25,10 @@ async def _table(s: Session) -> tuple[Element | None, str]:
     hook = await s.find(".threads")
     if hook is None:
         return None, "No element has the class 'threads' the prompt asked for"
-    if hook.role in TABLE_ROLES:
-        return hook, ""
-    for inner in await s.find_all("table, [role=table], [role=grid], [role=treegrid]", hook):
-        if inner.role in TABLE_ROLES:
-            return inner, ""
-    return None, f"{hook.describe()} is not exposed as a table: messages are read without their columns"
+    table = await table_in(s, hook)
+    if table is None:
+        return None, f"{hook.describe()} is not exposed as a table: messages are read without their columns"
+    return table, ""
 
 
 async def _rows(s: Session, table: Element) -> list[Element]:

@@ -7,11 +7,14 @@ dependencies into a throwaway virtual environment and asks the installed package
 
 from __future__ import annotations
 
+import hashlib
 import subprocess
 import sys
 import venv
 import zipfile
 from pathlib import Path
+
+from lm_eval_a11y.probe_bundle import bundle_probe
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -28,7 +31,9 @@ def test_wheel_carries_assets_and_resolves_them_when_installed(tmp_path: Path) -
     names = set(zipfile.ZipFile(wheel).namelist())
     assets = "lm_eval_a11y/_assets/"
     assert f"{assets}axe.min.js" in names
-    assert f"{assets}probe.js" in names
+    probe_modules = {p.name for p in (REPO / "evaluator" / "probe").glob("*.js")}
+    assert "api.js" in probe_modules
+    assert {f"{assets}probe/{name}" for name in probe_modules} <= names
     assert f"{assets}axe-core-LICENSE" in names
     assert "disclosure" in cases
     shipped = {n.split("/")[3] for n in names if n.startswith(f"{assets}test_cases/") and n.endswith("/case.yaml")}
@@ -60,16 +65,20 @@ def test_wheel_carries_assets_and_resolves_them_when_installed(tmp_path: Path) -
     probe = (
         "import lm_eval_a11y, lm_eval_a11y.resources as r; "
         "print(lm_eval_a11y.__file__); print(r.axe_path()); print(r.probe_path()); print(r.cases_dir()); "
-        "print(r.suites_dir())"
+        "print(r.suites_dir()); "
+        "import hashlib; print(hashlib.sha256(r.probe_source().encode()).hexdigest())"
     )
     done = subprocess.run(
         [str(python), "-c", probe], check=True, timeout=60, cwd=tmp_path, capture_output=True, text=True
     )
-    package, axe, probe_js, cases_dir, suites_dir = (Path(line) for line in done.stdout.split())
+    *paths, probe_digest = done.stdout.split()
+    package, axe, probe_dir, cases_dir, suites_dir = (Path(line) for line in paths)
     installed = package.parent
     assert env in installed.parents, f"imported {package}, not the installed copy"
     assert axe == installed / "_assets" / "axe.min.js"
-    assert probe_js == installed / "_assets" / "probe.js"
+    assert probe_dir == installed / "_assets" / "probe"
+    # The installed probe's modules join into the same script as the checkout's.
+    assert probe_digest == hashlib.sha256(bundle_probe(REPO / "evaluator" / "probe").encode()).hexdigest()
     assert cases_dir == installed / "_assets" / "test_cases"
     assert suites_dir == installed / "_assets" / "suites"
     # generic_case() loads from the package's own folder (lm_eval_a11y/generic/__init__.py).

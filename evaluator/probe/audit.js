@@ -1,0 +1,290 @@
+import { rememberContrast, stylesDarkScheme } from './contrast.js';
+import { settle } from './settle.js';
+import {
+  adoptRunTree, keepRunTrees, mutatedSinceAudit, pendingMutations, treeAuditStarts, treeTornDown,
+} from './tree.js';
+
+// Audits: axe-core runs over one state of the page, the states audited whole, the late changes
+// after them, and the timers axe depends on.
+
+// A fingerprint of the page's style sheets, adopted ones included: a script can reveal content
+// through the CSSOM (deleteRule, replaceSync, rule.style, sheet.disabled) without any DOM
+// mutation. Cross-origin sheets cannot be read; no sample has one (the network is closed).
+function styleFingerprint() {
+  let hash = 0;
+  const mix = (text) => {
+    for (let i = 0; i < text.length; i += 1) {
+      hash = (Math.imul(hash, 31) + text.charCodeAt(i)) | 0;
+    }
+  };
+  const sheets = [...document.styleSheets, ...(document.adoptedStyleSheets || [])];
+  for (const sheet of sheets) {
+    mix(sheet.disabled ? 'off' : 'on');
+    let rules;
+    try {
+      rules = sheet.cssRules;
+    } catch {
+      continue;
+    }
+    for (const rule of rules) {
+      mix(rule.cssText);
+    }
+  }
+  return `${sheets.length}:${hash}`;
+}
+
+let stylesAtAudit = '';
+
+function hasOpenShadowRoot() {
+  const all = document.getElementsByTagName('*');
+  for (let i = 0; i < all.length; i += 1) {
+    if (all[i].shadowRoot) {
+      return true;
+    }
+  }
+  return false;
+}
+// Whether the last audit met a shadow tree (whose changes the MutationObserver does not see).
+let shadowAtAudit = false;
+
+function auditStarts() {
+  treeAuditStarts();
+  stylesAtAudit = styleFingerprint();
+}
+
+// The states of the document (its markup and its style sheets) that an audit saw whole, with no
+// change while it ran. A page that keeps changing itself before the horizon (content a timer
+// shows and hides) is audited in each state it shows: see nextChange and the evaluator's late
+// wait.
+const auditedStates = new Set();
+
+function stateFingerprint() {
+  const markup = document.documentElement ? document.documentElement.outerHTML : '';
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < markup.length; i += 1) {
+    hash = Math.imul(hash ^ markup.charCodeAt(i), 0x01000193);
+  }
+  return `${markup.length}:${(hash >>> 0).toString(16)}:${styleFingerprint()}`;
+}
+
+// Runs `run` (an axe run) with our world's zero-delay timers turned into microtasks. axe-core
+// hands each rule's result on with setTimeout(0), so the page's own tasks (timers, animation
+// frames, messages) ran between its rules, and a page could change itself in the middle of an
+// audit: show a failure after the rules that look for it had run, take it away before they
+// did. With the handovers as microtasks, once the rules start nothing of the page's runs until
+// they have all run, and the audit sees one state of the page. Timers with a delay (axe's
+// preload gives up after one) stay timers.
+async function atomically(run) {
+  const timers = globalThis.setTimeout;
+  globalThis.setTimeout = (callback, ms, ...args) => {
+    if (Number(ms) > 0) {
+      return timers(callback, ms, ...args);
+    }
+    queueMicrotask(() => callback(...args));
+    return 0;
+  };
+  try {
+    return await run();
+  } finally {
+    globalThis.setTimeout = timers;
+  }
+}
+
+// Runs an audit of the whole document, and remembers its state if nothing changed meanwhile.
+async function auditingState(run) {
+  const before = stateFingerprint();
+  const result = await atomically(run);
+  if (stateFingerprint() === before) {
+    auditedStates.add(before);
+  }
+  return result;
+}
+
+// Resolves when the document changes (a DOM mutation, or a style sheet edited: polled), or
+// after `ms`: { changed }. After a change, the page settles (settle(settleMs, capMs)) before the
+// answer, which then says whether an audit has seen the state it settled in whole
+// ({ changed, audited, restless, stalled }): all in one round trip, so that an audit of a new
+// state can start at once, before a page that shows a state only briefly has left it.
+const STYLE_POLL_MS = 100;
+// `look`: a document already in a state no audit has seen whole counts as changed at once.
+// With `axeOptions`, a state no audit has seen whole is audited at once (runAxe), its report
+// in the answer: { ..., report, audit_ms }.
+export async function nextChange(ms, settleMs, capMs, look, axeOptions) {
+  const change = look && !auditedStates.has(stateFingerprint()) ? { changed: true } : await changeWithin(ms);
+  if (!change.changed || settleMs === undefined) {
+    return change;
+  }
+  const end = await settle(settleMs, capMs);
+  const answer = {
+    changed: true,
+    audited: auditedStates.has(stateFingerprint()),
+    restless: end === 'restless',
+    stalled: end === 'stalled',
+  };
+  if (!answer.audited && axeOptions) {
+    const start = performance.now();
+    answer.report = await runAxe(axeOptions);
+    answer.audit_ms = performance.now() - start;
+  }
+  return answer;
+}
+
+function changeWithin(ms) {
+  return new Promise((resolve) => {
+    const styles = styleFingerprint();
+    let poll = null;
+    let timer = null;
+    const watcher = new MutationObserver(() => done(true));
+    const done = (changed) => {
+      watcher.disconnect();
+      clearTimeout(timer);
+      clearInterval(poll);
+      resolve({ changed });
+    };
+    watcher.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    poll = setInterval(() => {
+      if (styleFingerprint() !== styles) {
+        done(true);
+      }
+    }, STYLE_POLL_MS);
+    timer = setTimeout(() => done(false), Math.max(ms, 0));
+  });
+}
+
+// The frames axe found in this document by the last axePartial, in its order.
+export let frameElements = [];
+
+// One document's share of an audit of a page with frames (axe.runPartial), and the frames axe
+// finds in it (also inside shadow trees): their context, for their own share.
+export async function axePartial(context, options) {
+  auditStarts();
+  const target = context === null ? document : context;
+  const partial = await (context === null ? auditingState(() => axe.runPartial(target, options))
+    : atomically(() => axe.runPartial(target, options)));
+  const frames = axe.utils.getFrameContexts(target, options);
+  frameElements = frames.map((frame) => axe.utils.shadowSelect(frame.frameSelector));
+  treeTornDown();
+  return { partial, frame_contexts: frames.map((frame) => frame.frameContext) };
+}
+
+// The audit of a document without frames (the Python side audits pages with frames through
+// axePartial). axe's own way into frames is turned off: it would post messages to frames,
+// where the page could answer in axe's place.
+export async function runAxe(options) {
+  auditStarts();
+  let result;
+  keepRunTrees(true);
+  try {
+    result = await auditingState(() => axe.run(document, { ...options, iframes: false }));
+  } catch (err) {
+    axe.teardown();
+    throw err;
+  } finally {
+    keepRunTrees(false);
+  }
+  shadowAtAudit = Boolean(axe._tree && axe._tree[0] && axe._tree[0]._hasShadowRoot);
+  if (axe._tree) {
+    adoptRunTree();
+  }
+  return report(result);
+}
+
+export async function finishAxe(partials, options) {
+  return report(await axe.finishRun(partials, options));
+}
+
+function report(result) {
+  rememberContrast(result);
+  const trim = (items) => items.map((item) => ({
+    id: item.id,
+    impact: item.impact || null,
+    tags: item.tags,
+    help: item.help,
+    description: item.description,
+    help_url: item.helpUrl,
+    nodes: item.nodes.slice(0, 50).map((node) => ({
+      html: (node.html || '').slice(0, 600),
+      target: (node.target || []).map((t) => (Array.isArray(t) ? t.join(' ') : String(t))),
+      failure_summary: (node.failureSummary || '').slice(0, 1000),
+      impact: node.impact || null,
+    })),
+    node_count: item.nodes.length,
+  }));
+  return {
+    version: result.testEngine.version,
+    violations: trim(result.violations),
+    incomplete: trim(result.incomplete),
+    passes: result.passes.map((item) => item.id),
+    inapplicable: result.inapplicable.map((item) => item.id),
+    // Whether the page styles a dark colour scheme, for the contrast audit (contrast.py).
+    styles_dark_scheme: stylesDarkScheme(),
+    // For the Python side's memory trim (precise: browser.py turns the browser's rounding off).
+    heap: performance.memory.totalJSHeapSize,
+  };
+}
+
+// Whether the document is in a state an audit has seen whole.
+export function stateAudited() {
+  return auditedStates.has(stateFingerprint());
+}
+
+// What may have changed since the last audit began without the tree knowing (for the late
+// audit): DOM mutations, running animations or transitions, shadow trees.
+export function lateSignals() {
+  window.scrollTo(0, 0);
+  pendingMutations();
+  return {
+    mutated: mutatedSinceAudit,
+    animations: document.getAnimations().length,
+    styles_changed: styleFingerprint() !== stylesAtAudit,
+    // Shadow trees, even one attached late to an element already there (no mutation shows it).
+    shadow_roots: shadowAtAudit || hasOpenShadowRoot(),
+  };
+}
+
+// Whether timers fire in this document: not in one that runs without scripts (a frame
+// sandboxed without allow-scripts, even after its sandbox attribute was removed), in any
+// world, and axe waits on timers. A zero-delay timer runs long before 50 message round trips
+// where timers work; messages still run where they do not.
+export function timersRun() {
+  return new Promise((resolve) => {
+    setTimeout(() => resolve(true), 0);
+    const channel = new MessageChannel();
+    let hops = 0;
+    channel.port1.onmessage = () => {
+      hops += 1;
+      if (hops > 50) {
+        resolve(false);
+      } else {
+        channel.port2.postMessage(0);
+      }
+    };
+    channel.port2.postMessage(0);
+  });
+}
+
+// In a document whose timers never fire, this world's setTimeout runs its callback as the
+// next message of a channel (which still runs there), without the delay: enough for axe,
+// which only yields with it. The page's own world is not touched.
+export function timersWithoutDelay() {
+  const channel = new MessageChannel();
+  const due = new Map();
+  let next = 0;
+  channel.port1.onmessage = (event) => {
+    const run = due.get(event.data);
+    due.delete(event.data);
+    if (run !== undefined) {
+      run();
+    }
+  };
+  globalThis.setTimeout = (callback, _ms, ...args) => {
+    next += 1;
+    due.set(next, () => callback(...args));
+    channel.port2.postMessage(next);
+    return next;
+  };
+  globalThis.clearTimeout = (id) => {
+    due.delete(id);
+  };
+  return true;
+}

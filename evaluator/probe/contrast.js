@@ -1,0 +1,366 @@
+import { parentOf } from './elements.js';
+import { decodePng, union } from './pixels.js';
+import { settle } from './settle.js';
+import { touched } from './tree.js';
+
+// Colour contrast from pixels.
+//
+// A second opinion on axe's `color-contrast` failures and "can't tell" results, from the
+// rendered pixels (docs/contrast.md). Everything here only reads: computed styles, layout
+// boxes, and a screenshot the Python side takes through CDP and hands in as PNG data. The
+// screenshot is decoded with createImageBitmap into an OffscreenCanvas, neither of which
+// touches the document, so the page's scripts see no mutation, no new style sheet and no
+// request. The only thing a page can see is the scroll position changing when text lies
+// outside the first screen: the same scroll a reader makes to read it.
+
+// The colour-contrast nodes of the last axe run, with the element each target names.
+export let contrastSeen = [];
+
+export function rememberContrast(result) {
+  const seen = [];
+  for (const [kind, items] of [['violation', result.violations], ['incomplete', result.incomplete]]) {
+    for (const item of items) {
+      if (item.id !== 'color-contrast') {
+        continue;
+      }
+      for (const node of item.nodes) {
+        const check = [...(node.any || []), ...(node.all || []), ...(node.none || [])]
+          .find((c) => c.id === 'color-contrast') || {};
+        const data = check.data || {};
+        seen.push({
+          // The element is looked up when the pixel check first asks (most runs never do).
+          el: undefined,
+          selector: node.target,
+          kind,
+          target: (node.target || []).map((t) => (Array.isArray(t) ? t.join(' ') : String(t))),
+          ratio: typeof data.contrastRatio === 'number' && data.contrastRatio > 0 ? data.contrastRatio : null,
+          reason: data.messageKey || null,
+        });
+      }
+    }
+  }
+  contrastSeen = seen;
+}
+
+// Measure chosen elements instead of axe's nodes (the golden tests measure text axe passes
+// too): they are listed as axe's "can't tell", with no ratio of axe's.
+export function contrastChoose(selectors) {
+  contrastSeen = selectors.map((selector) => ({
+    el: document.querySelector(selector), kind: 'incomplete', target: [selector], ratio: null, reason: null,
+  }));
+  return contrastSeen.length;
+}
+
+// Any CSS colour (rgb, hsl, oklch, color(...), named) as 8-bit sRGB with alpha, as the
+// browser itself converts it: painted into a one-pixel canvas of our own.
+let colourCanvas = null;
+const colours = new Map();
+function rgba(text) {
+  const known = colours.get(text);
+  if (known !== undefined) {
+    return known;
+  }
+  if (colourCanvas === null) {
+    colourCanvas = new OffscreenCanvas(1, 1).getContext('2d', { willReadFrequently: true });
+  }
+  colourCanvas.clearRect(0, 0, 1, 1);
+  colourCanvas.fillStyle = '#000';
+  colourCanvas.fillStyle = text;
+  colourCanvas.fillRect(0, 0, 1, 1);
+  const [r, g, b, a] = colourCanvas.getImageData(0, 0, 1, 1).data;
+  const colour = [r, g, b, a / 255];
+  if (colours.size < 1000) {
+    colours.set(text, colour);
+  }
+  return colour;
+}
+
+// What the pixel check needs to know about one node now: its text's line boxes (viewport
+// coordinates), its text colour and how it is composited, its size class, or why its pixels
+// cannot say anything.
+function contrastDescribe(seen, running) {
+  if (seen.el === undefined) {
+    try {
+      seen.el = axe.utils.shadowSelect(seen.selector);
+    } catch {
+      seen.el = null;
+    }
+  }
+  const el = seen.el;
+  if (!el || !el.isConnected) {
+    return { unmeasurable: 'the element is no longer in the document' };
+  }
+  const style = getComputedStyle(el);
+  const size = parseFloat(style.fontSize) || 0;
+  const weight = parseInt(style.fontWeight, 10) || 400;
+  const out = { font_size: size, font_weight: weight, large: size >= 24 || (weight >= 700 && size >= 18.66) };
+  if (seen.reason === 'nonBmp') {
+    return { ...out, unmeasurable: 'axe: icon-font or non-BMP characters, not text' };
+  }
+  if (style.visibility !== 'visible') {
+    return { ...out, unmeasurable: 'the text is not visible (visibility)' };
+  }
+  const colour = rgba(style.color);
+  const fill = style.webkitTextFillColor ? rgba(style.webkitTextFillColor) : colour;
+  if (fill[3] === 0) {
+    return { ...out, unmeasurable: 'the text has no colour of its own (transparent fill: gradient or image text)' };
+  }
+  let alpha = fill[3];
+  let fixed = false;
+  for (let node = el; node; node = parentOf(node)) {
+    const s = node === el ? style : getComputedStyle(node);
+    alpha *= parseFloat(s.opacity);
+    if (s.mixBlendMode !== 'normal' || s.filter !== 'none') {
+      return { ...out, unmeasurable: 'the text is blended or filtered (mix-blend-mode, filter)' };
+    }
+    if (running.has(node)) {
+      return { ...out, unmeasurable: 'the text or an element around it is animated' };
+    }
+    if (s.position === 'fixed' || s.position === 'sticky') {
+      fixed = true;
+    }
+  }
+  if (alpha <= 0) {
+    return { ...out, unmeasurable: 'the text is fully transparent (opacity)' };
+  }
+  let boxes = [];
+  const range = document.createRange();
+  for (const child of el.childNodes) {
+    if (child.nodeType === 3 && child.data.trim() !== '') {
+      range.selectNodeContents(child);
+      for (const r of range.getClientRects()) {
+        if (r.width > 0 && r.height > 0) {
+          boxes.push({ x: r.x, y: r.y, width: r.width, height: r.height });
+        }
+      }
+    }
+  }
+  range.detach();
+  if (boxes.length === 0) {
+    // Text the element draws itself (an <input>'s value): its content box holds it.
+    const r = el.getBoundingClientRect();
+    if (r.width > 0 && r.height > 0) {
+      boxes.push({ x: r.x, y: r.y, width: r.width, height: r.height });
+    }
+  }
+  if (boxes.length === 0) {
+    return { ...out, unmeasurable: 'the text has no size on the page' };
+  }
+  // Cut the boxes to what every clipping ancestor lets through.
+  const whole = boxes.reduce((sum, b) => sum + b.width * b.height, 0);
+  for (let node = parentOf(el); node && node !== document.documentElement && node !== document.body;
+    node = parentOf(node)) {
+    const s = getComputedStyle(node);
+    if (s.overflowX === 'visible' && s.overflowY === 'visible' && s.clipPath === 'none' && s.clip === 'auto') {
+      continue;
+    }
+    const c = node.getBoundingClientRect();
+    boxes = boxes.map((b) => {
+      const x0 = Math.max(b.x, c.x);
+      const y0 = Math.max(b.y, c.y);
+      const x1 = Math.min(b.x + b.width, c.x + c.width);
+      const y1 = Math.min(b.y + b.height, c.y + c.height);
+      return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
+    }).filter((b) => b.width > 1 && b.height > 1);
+  }
+  const left = boxes.reduce((sum, b) => sum + b.width * b.height, 0);
+  if (left < whole * 0.5) {
+    return { ...out, unmeasurable: 'the text is clipped by an ancestor (overflow or clip)' };
+  }
+  // Cut to the document: what lies outside it can never be scrolled to.
+  const docWidth = document.documentElement.scrollWidth;
+  const docHeight = document.documentElement.scrollHeight;
+  const inDoc = boxes.map((b) => {
+    const x0 = Math.max(b.x + scrollX, 0);
+    const y0 = Math.max(b.y + scrollY, 0);
+    const x1 = Math.min(b.x + scrollX + b.width, docWidth);
+    const y1 = Math.min(b.y + scrollY + b.height, docHeight);
+    return { x: x0 - scrollX, y: y0 - scrollY, width: x1 - x0, height: y1 - y0 };
+  }).filter((b) => b.width > 1 && b.height > 1);
+  if (inDoc.reduce((sum, b) => sum + b.width * b.height, 0) < left * 0.5) {
+    return { ...out, unmeasurable: 'the text is off the page' };
+  }
+  return {
+    ...out,
+    colour: fill.slice(0, 3),
+    alpha,
+    fixed,
+    boxes: inDoc,
+  };
+}
+
+function runningTargets() {
+  const targets = new Set();
+  for (const animation of document.getAnimations()) {
+    if (animation.playState === 'running' && animation.effect && animation.effect.target) {
+      targets.add(animation.effect.target);
+    }
+  }
+  return targets;
+}
+
+// The nodes of the last axe run as the Python side plans its captures: boxes in document
+// coordinates (viewport ones for fixed and sticky text, which moves with the viewport).
+export function contrastNodes(limit) {
+  const running = runningTargets();
+  return {
+    scroll: [scrollX, scrollY],
+    document: [document.documentElement.scrollWidth, document.documentElement.scrollHeight],
+    total: contrastSeen.length,
+    nodes: contrastSeen.slice(0, limit).map((seen, index) => {
+      const d = contrastDescribe(seen, running);
+      const node = {
+        index,
+        kind: seen.kind,
+        target: seen.target,
+        axe_ratio: seen.ratio,
+        axe_reason: seen.reason,
+        large: d.large === undefined ? null : d.large,
+        unmeasurable: d.unmeasurable || null,
+      };
+      if (d.boxes) {
+        const dx = d.fixed ? 0 : scrollX;
+        const dy = d.fixed ? 0 : scrollY;
+        node.fixed = d.fixed;
+        node.box = union(d.boxes.map((b) => ({ x: b.x + dx, y: b.y + dy, width: b.width, height: b.height })));
+      }
+      return node;
+    }),
+  };
+}
+
+// The part of the viewport the given nodes' text covers now, in whole pixels, or null.
+export function contrastClip(indices) {
+  const running = runningTargets();
+  const boxes = [];
+  for (const index of indices) {
+    const d = contrastDescribe(contrastSeen[index], running);
+    if (d.boxes) {
+      boxes.push(...d.boxes);
+    }
+  }
+  if (boxes.length === 0) {
+    return null;
+  }
+  const u = union(boxes);
+  const x0 = Math.max(Math.floor(u.x) - 2, 0);
+  const y0 = Math.max(Math.floor(u.y) - 2, 0);
+  const x1 = Math.min(Math.ceil(u.x + u.width) + 2, innerWidth);
+  const y1 = Math.min(Math.ceil(u.y + u.height) + 2, innerHeight);
+  // sx, sy: where the viewport is in the document, for the capture (CDP clips in page coordinates).
+  return x1 > x0 && y1 > y0 ? { x: x0, y: y0, width: x1 - x0, height: y1 - y0, sx: scrollX, sy: scrollY } : null;
+}
+
+// Scroll as a reader would (instantly, whatever scroll-behavior says), let the page draw, and
+// return the clip of the nodes' text. `restore` only scrolls back.
+export function contrastScrollTo(x, y, indices) {
+  window.scrollTo({ left: x, top: y, behavior: 'instant' });
+  touched();
+  return settle(0).then(() => (indices === null ? true : contrastClip(indices)));
+}
+
+// Does the page style a dark colour scheme? A prefers-color-scheme media rule (also inside
+// @supports, @layer and @container), a color-scheme that offers dark, or light-dark().
+export function stylesDarkScheme() {
+  const meta = document.querySelector('meta[name="color-scheme" i]');
+  if (meta && /\bdark\b/i.test(meta.getAttribute('content') || '')) {
+    return true;
+  }
+  if (/\bdark\b/.test(getComputedStyle(document.documentElement).colorScheme || '')) {
+    return true;
+  }
+  const sheets = [...document.styleSheets, ...(document.adoptedStyleSheets || [])];
+  const visit = (rules, depth) => {
+    for (const rule of rules) {
+      if (rule.media && /prefers-color-scheme\s*:\s*dark/i.test(rule.media.mediaText || '')) {
+        return true;
+      }
+      const text = rule.style ? rule.style.cssText : '';
+      if (/color-scheme\s*:[^;]*\bdark\b/i.test(text) || /light-dark\(/i.test(text)) {
+        return true;
+      }
+      if (rule.cssRules && depth < 8 && visit(rule.cssRules, depth + 1)) {
+        return true;
+      }
+    }
+    return false;
+  };
+  for (const sheet of sheets) {
+    let rules;
+    try {
+      rules = sheet.cssRules;
+    } catch {
+      rules = null;  // a cross-origin sheet cannot be read (and cannot load here anyway)
+    }
+    if (sheet.media && /prefers-color-scheme\s*:\s*dark/i.test(sheet.media.mediaText || '')) {
+      return true;
+    }
+    if (rules && visit(rules, 0)) {
+      return true;
+    }
+  }
+  for (const el of document.querySelectorAll('[style*="color-scheme" i], [style*="light-dark" i]')) {
+    if (/dark/i.test(el.getAttribute('style'))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// Decode a screenshot of `clip` (viewport coordinates, PNG as base64) and hand back its RGBA
+// pixels (base64) with what the Python side needs to measure each node on them: its text's
+// line boxes now, its colour and compositing, or why it cannot be measured. Decoding is done
+// by the browser's own image decoder into an OffscreenCanvas, outside the document; the
+// arithmetic is done in Python (numpy), since this world's JavaScript runs on V8's baseline
+// compiler only (browser.py) and is slow at per-pixel loops.
+export async function contrastPixels(png, clip, indices) {
+  const { width, height, data: pixels } = await decodePng(png);
+  const running = runningTargets();
+  // Only the text's line boxes go back (RGBA, row by row): a screen's worth is megabytes, and
+  // it travels through the driver to Python.
+  const nodes = [];
+  const crops = [];
+  let size = 0;
+  for (const index of indices) {
+    const d = contrastDescribe(contrastSeen[index], running);
+    if (d.unmeasurable) {
+      nodes.push({ index, unmeasurable: d.unmeasurable });
+      continue;
+    }
+    const boxes = [];
+    for (const b of d.boxes) {
+      const x0 = Math.max(Math.floor(b.x - clip.x), 0);
+      const y0 = Math.max(Math.floor(b.y - clip.y), 0);
+      const x1 = Math.min(Math.ceil(b.x + b.width - clip.x), width);
+      const y1 = Math.min(Math.ceil(b.y + b.height - clip.y), height);
+      if (x1 - x0 < 2 || y1 - y0 < 2) {
+        continue;
+      }
+      const crop = new Uint8Array((x1 - x0) * (y1 - y0) * 4);
+      for (let y = y0; y < y1; y += 1) {
+        crop.set(pixels.subarray((y * width + x0) * 4, (y * width + x1) * 4), (y - y0) * (x1 - x0) * 4);
+      }
+      boxes.push({ offset: size, width: x1 - x0, height: y1 - y0 });
+      crops.push(crop);
+      size += crop.length;
+    }
+    nodes.push({ index, colour: d.colour, alpha: d.alpha, font_size: d.font_size, large: d.large, boxes });
+  }
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const crop of crops) {
+    all.set(crop, at);
+    at += crop.length;
+  }
+  let rgb;
+  if (typeof all.toBase64 === 'function') {
+    rgb = all.toBase64();
+  } else {
+    const chunks = [];
+    for (let i = 0; i < all.length; i += 0x8000) {
+      chunks.push(String.fromCharCode.apply(null, all.subarray(i, i + 0x8000)));
+    }
+    rgb = btoa(chunks.join(''));
+  }
+  return { rgba: rgb, nodes };
+}
