@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from browser.support import ROOMY_BUDGET_S, fixture_case, page
+from browser.support import ROOMY_BUDGET_S, TESTS, fixture_case, page
 from lm_eval_a11y.evaluator import Evaluator, EvaluatorSettings
 
 
@@ -107,3 +107,26 @@ def test_a_check_that_takes_the_raw_page_gives_the_next_check_a_fresh_one(evalua
     outcomes = {c.id: (c.outcome, c.message) for c in obs.checks}
     assert outcomes["raw-change"][0] == "pass", outcomes
     assert outcomes["raw-sees-fresh-page"][0] == "pass", outcomes
+
+
+def test_a_departing_document_runs_none_of_its_handlers_and_the_slot_keeps_its_renderer() -> None:
+    """A reader, a page whose ``pagehide`` handler busy-waits for 3 s, and the reader again, on
+    one slot.
+
+    Scripts are off while the document departs, so the handler never runs, the departure ends
+    well within its 2 s bound and the second reader loads on the same tab: its history holds more
+    entries than the first reader's. Had the handler run, the departure would have overrun its
+    bound and the slot would have given the reader a new context, whose history starts afresh.
+    """
+    spinner = (TESTS / "isolation" / "pages" / "pagehide-waits-3s.html").read_text(encoding="utf-8")
+    case = fixture_case("fixtureleak")
+    histories = []
+    with Evaluator(EvaluatorSettings(concurrency=1, waiting_slots=0, timeout_s=ROOMY_BUDGET_S)) as ev:
+        for html in (page("leak-reader.html"), spinner, page("leak-reader.html")):
+            obs = ev.evaluate(case if html != spinner else None, html)
+            assert obs.status == "ok", obs.error
+            if html != spinner:
+                outcomes = {c.id: (c.outcome, c.message) for c in obs.checks}
+                assert outcomes["nothing-inherited"][0] == "pass", outcomes
+                histories.append(_history(outcomes["nothing-inherited"][1]))
+    assert histories[1] > histories[0], f"the second reader ran in a new context: {histories}"
