@@ -60,8 +60,10 @@ def verdict_record(obs: Observation) -> dict[str, Any]:
 
 
 async def in_order(ev: AsyncEvaluator, pairs: Sequence[tuple[Case | None, str]]) -> list[Observation]:
-    """Evaluate ``pairs`` queued at once: with one slot each starts on the renderer the one
-    before it left, right after it (evaluate_many would reorder them by expected cost)."""
+    """Evaluate ``pairs`` queued at once: with one slot and no waiting slots
+    (``waiting_slots=0``) each starts on the renderer the one before it left, right after it
+    (evaluate_many would reorder them by expected cost; a waiting slot would take the next
+    sample while the one before waits out its late-change horizon)."""
     return list(await asyncio.gather(*(ev.evaluate(case, html) for case, html in pairs)))
 
 

@@ -285,7 +285,7 @@ def test_the_runaway_pages_leave_their_slot_usable_for_the_next_sample() -> None
     hostile = [page(n) for n in LEAVES_WHILE_LOADING] + [_document_write(s) for s in DOCUMENT_WRITES.values()]
 
     async def scenario() -> None:
-        ev = AsyncEvaluator(EvaluatorSettings(concurrency=1, timeout_s=BUDGET_S))
+        ev = AsyncEvaluator(EvaluatorSettings(concurrency=1, waiting_slots=0, timeout_s=BUDGET_S))
         try:
             alone = verdict_record(await ev.evaluate(None, clean))
             batch = [pair for html in hostile for pair in ((None, html), (None, clean))]
