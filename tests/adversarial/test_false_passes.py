@@ -29,8 +29,14 @@ from lm_eval_a11y.scoring import score_observation
 PAGES = Path(__file__).resolve().parent / "pages"
 ALL_PAGES = sorted(PAGES.glob("*.html"))
 NAMES = [p.name for p in ALL_PAGES]
-# The reasons a hidden failure may surface as: the failures themselves, or what was not audited.
+# The two failures every fail-* page hides.
 REAL_FAILURES = ("axe image-alt", "axe label")
+# Pages whose content the evaluator documents as not auditable (docs/trust.md): the browser
+# stopped reading them, or the content is in an <object> or <embed>. They fail on that reason.
+# Every other attack is audited (frames, open and closed shadow roots, late changes, pages that
+# look for the evaluator) and must fail on the very failures it hides: a defence that refused
+# what it should audit ("could not be audited") would otherwise pass for one that audits it.
+UNAUDITABLE = ("fail-cut-", "fail-frame-embed.html", "fail-frame-object-data.html")
 
 
 def expected(name: str) -> str:
@@ -48,6 +54,10 @@ def test_every_class_has_attacks_and_benign_pages() -> None:
         assert len(attacks) >= 4, (kind, attacks)
     for kind in ("frame", "shadow-open", "late", "cut"):
         assert any(n.startswith(f"pass-{kind}") for n in NAMES), kind
+    # Each way of making a closed shadow root has a benign twin that must pass.
+    for attack in [n for n in NAMES if n.startswith("fail-shadow-closed-")]:
+        twin = attack.replace("fail-shadow-closed-attach", "fail-shadow-closed").replace("fail-", "pass-", 1)
+        assert twin in NAMES, (attack, twin)
 
 
 @pytest.fixture(scope="module")
@@ -66,9 +76,17 @@ def test_verdict_through_the_evaluator(name: str, observed: dict[str, Observatio
     # A hostile page must fail on what it hides, not because the evaluation broke down.
     assert obs.status == "ok", (obs.status, obs.error)
     assert ("pass" if score.passed else "fail") == expected(name), score.reasons
-    if expected(name) == "fail":
-        named = [r for r in score.reasons if r.startswith(REAL_FAILURES) or "could not be audited" in r]
-        assert named, score.reasons
+    unaudited = [r for r in score.reasons if r.startswith("content could not be audited")]
+    if expected(name) == "fail" and name.startswith(UNAUDITABLE):
+        assert unaudited, score.reasons
+    elif expected(name) == "fail":
+        for failure in REAL_FAILURES:
+            assert any(r.startswith(failure) for r in score.reasons), (failure, score.reasons)
+        assert not unaudited, score.reasons
+    if "shadow-closed" in name or "closed-shadow" in name:
+        # The closed roots were opened to the audit, not refused.
+        assert obs.audit.closed_shadow_roots >= 1, obs.audit
+        assert obs.audit.unaudited == (), obs.audit
 
 
 def test_verdicts_through_the_score_command() -> None:

@@ -26,10 +26,12 @@ TRUST_DOC = HERE.parents[1] / "docs" / "trust.md"
 
 @pytest.fixture(scope="module")
 def seen() -> Iterator[list[dict[str, Any]]]:
-    """The signals of three samples evaluated one after another on the same slot."""
+    """The signals of three samples evaluated one after another on one tab (one slot, no waiting
+    slots, one ``evaluate`` at a time), so that what a sample set is there for the next to read
+    unless the evaluator removed it."""
     case = load_case(HERE / "fixtures" / "cases" / "signals")
-    with Evaluator(EvaluatorSettings(concurrency=1, timeout_s=20)) as ev:
-        observations = ev.evaluate_many([(case, SIGNALS_PAGE)] * 3)
+    with Evaluator(EvaluatorSettings(concurrency=1, waiting_slots=0, timeout_s=20)) as ev:
+        observations = [ev.evaluate(case, SIGNALS_PAGE) for _ in range(3)]
     records = []
     for obs in observations:
         assert obs.status == "ok", obs.error
@@ -37,6 +39,13 @@ def seen() -> Iterator[list[dict[str, Any]]]:
         assert check.outcome == "pass", check.message
         records.append({k: _value(v) for k, v in json.loads(check.message).items()})
     yield records
+
+
+def test_the_samples_ran_on_one_tab(seen: list[dict[str, Any]]) -> None:
+    """The premise of the cross-sample asserts below: the tab's history grows from each sample to
+    the next (a new tab would start again at one entry)."""
+    histories = [s["history"] for s in seen]
+    assert histories == sorted(set(histories)) and histories[0] >= 1, histories
 
 
 def _value(text: str) -> Any:
@@ -70,7 +79,8 @@ def test_origin_looks_like_a_local_preview_and_each_sample_has_its_own(seen: lis
     assert len(set(origins)) == len(origins)
     for signals in seen:
         assert signals["secure"] is True
-        # Storage and cookies of the sample before never reach the next one.
+        # Each sample stores its origin and sets a cookie; on the same tab (see
+        # test_the_samples_ran_on_one_tab) neither reaches the sample after it.
         assert signals["local-storage"] is None
         assert signals["cookie"] == ""
 

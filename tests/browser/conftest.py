@@ -12,9 +12,10 @@ from lm_eval_a11y.evaluator import Evaluator, EvaluatorSettings
 
 @pytest.fixture(scope="session")
 def serial_evaluator() -> Iterator[Evaluator]:
-    """One slot and the short budget: every sample of a batch runs on the same slot, in order,
-    so the sample after a hostile one proves that the slot itself recovered."""
-    ev = Evaluator(EvaluatorSettings(concurrency=1, timeout_s=BUDGET_S))
+    """One slot (no waiting ones) and the short budget: every sample of a batch runs on the same
+    slot, one after another, so the sample after a hostile one proves that the slot itself
+    recovered."""
+    ev = Evaluator(EvaluatorSettings(concurrency=1, waiting_slots=0, timeout_s=BUDGET_S))
     ev.start()
     try:
         yield ev
@@ -26,7 +27,7 @@ def serial_evaluator() -> Iterator[Evaluator]:
 def one_slot_evaluator() -> Iterator[Evaluator]:
     """One slot with the ordinary budget, for pages that must finish even on a busy machine
     (isolation between samples, and the memory bomb, whose crash can take over 4 s under load)."""
-    ev = Evaluator(EvaluatorSettings(concurrency=1, timeout_s=ROOMY_BUDGET_S))
+    ev = Evaluator(EvaluatorSettings(concurrency=1, waiting_slots=0, timeout_s=ROOMY_BUDGET_S))
     ev.start()
     try:
         yield ev

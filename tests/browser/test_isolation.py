@@ -2,31 +2,64 @@
 
 from __future__ import annotations
 
-from browser.support import fixture_case, page
-from lm_eval_a11y.evaluator import Evaluator
+import re
+from collections.abc import Iterator
+
+import pytest
+
+from browser.support import ROOMY_BUDGET_S, TESTS, fixture_case, page
+from lm_eval_a11y.evaluator import Evaluator, EvaluatorSettings
 
 
-def test_a_sample_inherits_nothing_from_the_one_before(one_slot_evaluator: Evaluator) -> None:
+@pytest.fixture(scope="module")
+def single_tab() -> Iterator[Evaluator]:
+    """One working slot and no waiting ones: one browser context, one tab, for every sample."""
+    ev = Evaluator(EvaluatorSettings(concurrency=1, waiting_slots=0, timeout_s=ROOMY_BUDGET_S))
+    ev.start()
+    try:
+        yield ev
+    finally:
+        ev.close()
+
+
+def _history(message: str) -> int:
+    found = re.search(r"history\.length (\d+)", message)
+    assert found is not None, message
+    return int(found.group(1))
+
+
+def test_a_sample_inherits_nothing_from_the_one_before(single_tab: Evaluator) -> None:
+    """Writer, then reader, twice, on one tab: nothing the writer left (a global, local and
+    session storage, cookies, ``window.name``, timers, key listeners) reaches the reader.
+
+    The order is pinned (one ``evaluate`` at a time; ``evaluate_many`` would start the costlier
+    reader first) and the tab is proven the same: its history grows from each reader to the next,
+    where a new context would start again at one entry.
+    """
     case = fixture_case("fixtureleak")
     writer = page("leak-writer.html")
     reader = page("leak-reader.html")
-    # One slot: the reader runs on the very page the writer used (and the writer's pagehide
-    # handler runs as the reader loads).
-    observations = one_slot_evaluator.evaluate_many([(None, writer), (case, reader), (None, writer), (case, reader)])
-    for obs in observations:
+    histories = []
+    for _ in range(2):
+        wrote = single_tab.evaluate(None, writer)
+        assert wrote.status == "ok", wrote.error
+        obs = single_tab.evaluate(case, reader)
         assert obs.status == "ok", obs.error
-    for obs in observations[1::2]:
         outcomes = {c.id: (c.outcome, c.message) for c in obs.checks}
         assert outcomes["nothing-inherited"][0] == "pass", outcomes
         assert outcomes["no-foreign-timers-or-listeners"][0] == "pass", outcomes
+        histories.append(_history(outcomes["nothing-inherited"][1]))
+    # The writer's document and its departure (about:blank) are in the reader's history.
+    assert histories[0] >= 3, histories
+    assert histories[1] > histories[0], f"the readers ran on different tabs: {histories}"
 
 
-def test_the_leak_checks_do_see_traces_when_they_exist(one_slot_evaluator: Evaluator) -> None:
+def test_the_leak_checks_do_see_traces_when_they_exist(single_tab: Evaluator) -> None:
     """Control: with the writer's script inside the reader's own document, both checks fail."""
     case = fixture_case("fixtureleak")
     script = page("leak-writer.html").split("<script>")[1].split("</script>")[0]
     reader = page("leak-reader.html").replace("<main>", f"<script>{script}</script><main>", 1)
-    obs = one_slot_evaluator.evaluate(case, reader)
+    obs = single_tab.evaluate(case, reader)
     assert obs.status == "ok", obs.error
     outcomes = {c.id: c for c in obs.checks}
     assert outcomes["nothing-inherited"].outcome == "fail"
@@ -51,12 +84,12 @@ def test_reset_and_extra_axe_state(evaluator: Evaluator) -> None:
     assert finding.wcag == ("1.1.1",)
 
 
-def test_the_pointer_a_check_left_hovers_nothing_in_the_next_document(one_slot_evaluator: Evaluator) -> None:
+def test_the_pointer_a_check_left_hovers_nothing_in_the_next_document(single_tab: Evaluator) -> None:
     """The tab's page is reused from load to load: where a check left the mouse must not decide
     what the next document (a reset of the same sample, or the next sample) shows as hovered."""
     case = fixture_case("fixturehover")
     html = page("hover-pad.html")
-    observations = one_slot_evaluator.evaluate_many([(case, html), (case, html)])
+    observations = [single_tab.evaluate(case, html) for _ in range(2)]
     for obs in observations:
         assert obs.status == "ok", obs.error
         outcomes = {c.id: (c.outcome, c.message) for c in obs.checks}
@@ -74,3 +107,26 @@ def test_a_check_that_takes_the_raw_page_gives_the_next_check_a_fresh_one(evalua
     outcomes = {c.id: (c.outcome, c.message) for c in obs.checks}
     assert outcomes["raw-change"][0] == "pass", outcomes
     assert outcomes["raw-sees-fresh-page"][0] == "pass", outcomes
+
+
+def test_a_departing_document_runs_none_of_its_handlers_and_the_slot_keeps_its_renderer() -> None:
+    """A reader, a page whose ``pagehide`` handler busy-waits for 3 s, and the reader again, on
+    one slot.
+
+    Scripts are off while the document departs, so the handler never runs, the departure ends
+    well within its 2 s bound and the second reader loads on the same tab: its history holds more
+    entries than the first reader's. Had the handler run, the departure would have overrun its
+    bound and the slot would have given the reader a new context, whose history starts afresh.
+    """
+    spinner = (TESTS / "isolation" / "pages" / "pagehide-waits-3s.html").read_text(encoding="utf-8")
+    case = fixture_case("fixtureleak")
+    histories = []
+    with Evaluator(EvaluatorSettings(concurrency=1, waiting_slots=0, timeout_s=ROOMY_BUDGET_S)) as ev:
+        for html in (page("leak-reader.html"), spinner, page("leak-reader.html")):
+            obs = ev.evaluate(case if html != spinner else None, html)
+            assert obs.status == "ok", obs.error
+            if html != spinner:
+                outcomes = {c.id: (c.outcome, c.message) for c in obs.checks}
+                assert outcomes["nothing-inherited"][0] == "pass", outcomes
+                histories.append(_history(outcomes["nothing-inherited"][1]))
+    assert histories[1] > histories[0], f"the second reader ran in a new context: {histories}"

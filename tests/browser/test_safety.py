@@ -15,6 +15,7 @@ from collections.abc import Iterator
 import pytest
 
 from browser.support import BATCH_BOUND_S, BUDGET_S, GRACE_S, ROOMY_BUDGET_S, fixture_case, page
+from lm_eval_a11y.browser import CHROMIUM_ARGS
 from lm_eval_a11y.cases import Case
 from lm_eval_a11y.evaluator import Evaluator, EvaluatorSettings
 from lm_eval_a11y.observation import Observation
@@ -123,7 +124,26 @@ def listening_port() -> Iterator[tuple[int, list[str]]]:
         server.server_close()
 
 
-def test_no_request_leaves_the_browser(serial_evaluator: Evaluator, listening_port: tuple[int, list[str]]) -> None:
+@pytest.fixture
+def own_defences_only(monkeypatch: pytest.MonkeyPatch) -> Iterator[Evaluator]:
+    """One slot, in a Chromium that does not apply its own Local Network Access checks.
+
+    Those checks refuse a sample page's requests to a loopback address by themselves, so with
+    them on, the test below passed with the evaluator's defences (request routing, and the proxy
+    that leads nowhere) both removed. Without them, each defence must hold on its own: the
+    routing refuses what it sees, and the proxy catches what it does not see (a WebSocket).
+    """
+    args = tuple(
+        arg + ",LocalNetworkAccessChecks" if arg.startswith("--disable-features=") else arg for arg in CHROMIUM_ARGS
+    )
+    assert args != CHROMIUM_ARGS
+    monkeypatch.setattr("lm_eval_a11y.evaluator.CHROMIUM_ARGS", args)
+    with Evaluator(EvaluatorSettings(concurrency=1, waiting_slots=0, timeout_s=BUDGET_S)) as ev:
+        ev.start()
+        yield ev
+
+
+def test_no_request_leaves_the_browser(own_defences_only: Evaluator, listening_port: tuple[int, list[str]]) -> None:
     port, hits = listening_port
     html = page("network.html").replace("__PORT__", str(port))
     # A control request proves the server answers: the test would notice a dead server.
@@ -132,10 +152,13 @@ def test_no_request_leaves_the_browser(serial_evaluator: Evaluator, listening_po
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/control", timeout=5) as reply:
         assert reply.status == 200
     assert hits == ["GET /control"]
-    obs, _ = run_then_normal(serial_evaluator, None, html)
+    obs, _ = run_then_normal(own_defences_only, None, html)
     time.sleep(0.3)  # a late beacon or socket would have arrived by now
     assert obs.status == "ok", obs.error
     assert hits == ["GET /control"], f"requests reached the server: {hits[1:]}"
+    # The routing refused every request it saw (the proxy is the fallback, for what it does not see).
+    failed = [e for e in obs.events.console_errors if e.startswith("Failed to load resource")]
+    assert failed and all("ERR_BLOCKED_BY_CLIENT" in e for e in failed), failed
     blocked = set(obs.events.blocked_requests)
     for path in ("style.css", "script.js", "pixel.png", "fetch", "xhr", "frame"):
         assert f"http://127.0.0.1:{port}/{path}" in blocked, sorted(blocked)

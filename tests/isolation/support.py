@@ -60,8 +60,10 @@ def verdict_record(obs: Observation) -> dict[str, Any]:
 
 
 async def in_order(ev: AsyncEvaluator, pairs: Sequence[tuple[Case | None, str]]) -> list[Observation]:
-    """Evaluate ``pairs`` queued at once: with one slot each starts on the renderer the one
-    before it left, right after it (evaluate_many would reorder them by expected cost)."""
+    """Evaluate ``pairs`` queued at once: with one slot and no waiting slots
+    (``waiting_slots=0``) each starts on the renderer the one before it left, right after it
+    (evaluate_many would reorder them by expected cost; a waiting slot would take the next
+    sample while the one before waits out its late-change horizon)."""
     return list(await asyncio.gather(*(ev.evaluate(case, html) for case, html in pairs)))
 
 
@@ -121,3 +123,55 @@ async def closed_without_leftovers(ev: AsyncEvaluator, pids: set[int], wait_s: f
     while alive(pids) and time.monotonic() < deadline:
         await asyncio.sleep(0.2)
     return alive(pids)
+
+
+def memory_cgroup_missing() -> str | None:
+    """Why this machine gives this process no writable memory cgroup, or None when it gives one.
+
+    The documented limit of a machine (docs/isolation.md: a container without write access to
+    the cgroup hierarchy, a cgroup v2 tree that does not delegate the memory controller), found
+    without the code under test (lm_eval_a11y/jail.py): the process's own memory cgroup, from
+    /proc/self/cgroup and /proc/self/mounts, gets a child with a limit written and read back,
+    which is then removed. The tests that need a cgroup are expected to fail exactly where this
+    says why not.
+    """
+    try:
+        membership = Path("/proc/self/cgroup").read_text().splitlines()
+        mounts = [line.split() for line in Path("/proc/self/mounts").read_text().splitlines()]
+    except OSError as err:
+        return f"cannot read /proc/self: {err}"
+    tried: list[str] = []
+    for line in membership:
+        number, controllers, own = line.split(":", 2)
+        if "memory" in controllers.split(","):
+            fstype, limit_file = "cgroup", "memory.limit_in_bytes"
+        elif number == "0" and controllers == "":
+            fstype, limit_file = "cgroup2", "memory.max"
+        else:
+            continue
+        for fields in mounts:
+            if len(fields) < 4 or fields[2] != fstype or (fstype == "cgroup" and "memory" not in fields[3].split(",")):
+                continue
+            child = Path(fields[1]) / own.lstrip("/") / f"a11y-test-probe-{os.getpid()}"
+            limit = 256 * 2**20
+            try:
+                child.mkdir()
+            except OSError as err:
+                tried.append(f"{fstype}: cannot make {child}: {err.strerror or err}")
+                continue
+            try:
+                # Without O_CREAT: a file the kernel did not make is no limit.
+                fd = os.open(child / limit_file, os.O_WRONLY)
+                try:
+                    os.write(fd, str(limit).encode())
+                finally:
+                    os.close(fd)
+                if int((child / limit_file).read_text().split()[0]) // 4096 != limit // 4096:
+                    tried.append(f"{fstype}: {limit_file} in {child} does not keep its limit")
+                    continue
+                return None
+            except (OSError, ValueError) as err:
+                tried.append(f"{fstype}: cannot set {limit_file} in {child}: {err}")
+            finally:
+                child.rmdir()
+    return "; ".join(tried) or "no memory cgroup hierarchy is mounted"

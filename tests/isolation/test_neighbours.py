@@ -54,7 +54,7 @@ def test_the_poison_pages_are_all_here() -> None:
 @pytest.mark.timeout(600)
 def test_a_victim_after_any_poison_gets_the_verdict_it_gets_alone() -> None:
     async def scenario() -> None:
-        ev = AsyncEvaluator(EvaluatorSettings(concurrency=1, timeout_s=BUDGET_S))
+        ev = AsyncEvaluator(EvaluatorSettings(concurrency=1, waiting_slots=0, timeout_s=BUDGET_S))
         await ev.start()
         pids = await browser_tree(ev)
         try:
@@ -97,7 +97,7 @@ def test_traces_of_a_departing_document_belong_to_no_sample(name: str) -> None:
     (a pagehide alert used to appear as "the page opened 1 dialogs" on the page after it)."""
 
     async def scenario() -> None:
-        ev = AsyncEvaluator(EvaluatorSettings(concurrency=1, timeout_s=BUDGET_S))
+        ev = AsyncEvaluator(EvaluatorSettings(concurrency=1, waiting_slots=0, timeout_s=BUDGET_S))
         try:
             poison, victim = await in_order(ev, [(None, page(name)), (None, engine_page("clean-page.html"))])
         finally:
@@ -118,7 +118,7 @@ def test_a_departure_that_does_not_finish_costs_the_slot_its_renderer_not_the_ne
     assert spinning != page("long-task-when-leaving.html")
 
     async def scenario() -> None:
-        ev = AsyncEvaluator(EvaluatorSettings(concurrency=1, timeout_s=BUDGET_S))
+        ev = AsyncEvaluator(EvaluatorSettings(concurrency=1, waiting_slots=0, timeout_s=BUDGET_S))
         try:
             clean = engine_page("clean-page.html")
             alone = verdict_record(await ev.evaluate(None, clean))
