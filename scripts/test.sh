@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The one test command: set up (quick when already done), then lint (ruff, eslint), type-check and run pytest
 # against real Chromium and real axe-core. Extra arguments go to pytest.
-#   A11Y_SLOW=1 bash scripts/test.sh   also runs the real-model end-to-end test
+#   A11Y_SLOW=1 bash scripts/test.sh   also runs the long real-model tests (a short one always runs)
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$repo"
