@@ -1,6 +1,6 @@
 """The public API for a case's ``checks.py``.
 
-A check is a small async function over a :class:`~lm_eval_a11y.session.Session` that returns an
+A check is a small async function over a :class:`~lm_eval_a11y.engine.session.Session` that returns an
 :class:`Outcome`. It is declared as a requirement (``R``: failing it fails the sample) or a best
 practice (``BP``: tracked, never fails the sample)::
 
@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING
 from lm_eval_a11y.observation import CheckStatus, CheckType
 
 if TYPE_CHECKING:
-    from lm_eval_a11y.session import Change, Element, Session
+    from lm_eval_a11y.engine.session import Change, Element, Session
 
 __all__ = [
     "Change",
@@ -145,7 +145,7 @@ def best_practice(
 def __getattr__(name: str) -> object:
     # Session and Element live in the browser module; import them only when a case asks.
     if name in ("Session", "Element", "Change"):
-        from lm_eval_a11y import session
+        from lm_eval_a11y.engine import session
 
         return getattr(session, name)
     raise AttributeError(name)

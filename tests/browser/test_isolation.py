@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from browser.support import fixture_case, page
-from lm_eval_a11y.evaluator import Evaluator
+from lm_eval_a11y.engine.evaluator import Evaluator
 
 
 def test_a_sample_inherits_nothing_from_the_one_before(one_slot_evaluator: Evaluator) -> None:

@@ -16,7 +16,7 @@ import pytest
 
 from browser.support import BATCH_BOUND_S, BUDGET_S, GRACE_S, ROOMY_BUDGET_S, fixture_case, page
 from lm_eval_a11y.cases import Case
-from lm_eval_a11y.evaluator import Evaluator, EvaluatorSettings
+from lm_eval_a11y.engine.evaluator import Evaluator, EvaluatorSettings
 from lm_eval_a11y.observation import Observation
 
 NORMAL = page("normal-page.html")

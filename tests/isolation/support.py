@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from lm_eval_a11y.cases import Case, get_case
-from lm_eval_a11y.evaluator import AsyncEvaluator
+from lm_eval_a11y.engine.evaluator import AsyncEvaluator
 from lm_eval_a11y.observation import Observation
 from lm_eval_a11y.scoring import score_observation
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 
 from isolation.support import browser_tree, closed_without_leftovers, engine_page, page, run, verdict_record
-from lm_eval_a11y.evaluator import CEILING_HEADROOM_MB, AsyncEvaluator, EvaluatorSettings
-from lm_eval_a11y.jail import open_jail
+from lm_eval_a11y.engine.evaluator import CEILING_HEADROOM_MB, AsyncEvaluator, EvaluatorSettings
+from lm_eval_a11y.engine.jail import open_jail
 
 BROWSER_MB = 640
 

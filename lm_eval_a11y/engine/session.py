@@ -19,14 +19,14 @@ from typing import Any, TypeVar
 
 from playwright.async_api import BrowserContext, CDPSession, Page, Route
 
-from lm_eval_a11y.audit import (
+from lm_eval_a11y.engine.audit import (
     PARSE_CUT_SHORT,
     AuditPart,
     audit_document,
     has_closed_roots,
     may_have_closed_shadow_roots,
 )
-from lm_eval_a11y.browser import user_agent_override
+from lm_eval_a11y.engine.browser import user_agent_override
 from lm_eval_a11y.observation import AxeFinding, AxeNode
 
 __all__ = [
@@ -657,7 +657,7 @@ class Tab:
         )
         self._world = int(world["executionContextId"])
 
-    # ---------------------------------------------------------------- for lm_eval_a11y.audit
+    # ---------------------------------------------------------------- for lm_eval_a11y.engine.audit
 
     def probe_bundle(self) -> str:
         """axe-core and the probe, as evaluated into a world that does not have them yet."""
@@ -820,7 +820,7 @@ class Session:
 
     async def run_axe(self, state: str, *, disable: tuple[str, ...] = ()) -> dict[str, Any]:
         """Audit the page as it is now: its document, frames and closed shadow roots (see
-        :mod:`lm_eval_a11y.audit`); what could not be audited is kept in :attr:`coverage`.
+        :mod:`lm_eval_a11y.engine.audit`); what could not be audited is kept in :attr:`coverage`.
         ``disable`` names axe rules left out of this run."""
         part = await audit_document(
             self._tab, self._axe_options(disable), look_for_closed_roots=self._may_have_closed_roots

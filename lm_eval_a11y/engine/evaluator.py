@@ -31,21 +31,30 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from lm_eval_a11y import __version__
-from lm_eval_a11y.admission import Admission, SlotPool
-from lm_eval_a11y.audit import may_change_itself
-from lm_eval_a11y.browser import (
+from lm_eval_a11y.cases import Case
+from lm_eval_a11y.checks import Check, Outcome
+from lm_eval_a11y.engine.admission import Admission, SlotPool
+from lm_eval_a11y.engine.audit import may_change_itself
+from lm_eval_a11y.engine.browser import (
     CHROMIUM_ARGS,
     DEFAULT_CONCURRENCY,
     IGNORED_DEFAULT_ARGS,
     SCREEN_SIZE,
     find_chromium,
 )
-from lm_eval_a11y.cases import Case
-from lm_eval_a11y.check_order import guess_acts, guess_wait_ms
-from lm_eval_a11y.checks import Check, Outcome
-from lm_eval_a11y.contrast import audit_contrast
-from lm_eval_a11y.jail import MemoryJail, open_jail
-from lm_eval_a11y.memory import MemoryWatchdog, browser_processes
+from lm_eval_a11y.engine.check_order import guess_acts, guess_wait_ms
+from lm_eval_a11y.engine.contrast import audit_contrast
+from lm_eval_a11y.engine.jail import MemoryJail, open_jail
+from lm_eval_a11y.engine.memory import MemoryWatchdog, browser_processes
+from lm_eval_a11y.engine.session import (
+    EventLog,
+    ProbeError,
+    RenderSettings,
+    Session,
+    Tab,
+    findings_from_probe,
+    repair_text,
+)
 from lm_eval_a11y.observation import (
     AuditCoverage,
     AxeFinding,
@@ -58,15 +67,6 @@ from lm_eval_a11y.observation import (
     Timings,
 )
 from lm_eval_a11y.resources import axe_path, probe_path
-from lm_eval_a11y.session import (
-    EventLog,
-    ProbeError,
-    RenderSettings,
-    Session,
-    Tab,
-    findings_from_probe,
-    repair_text,
-)
 
 __all__ = ["AXE_TAGS", "AsyncEvaluator", "Evaluator", "EvaluatorSettings"]
 
@@ -120,7 +120,7 @@ class EvaluatorSettings:
     ("memory limit"). ``browser_memory_mb``: while the whole browser holds more, its largest
     renderer is killed. ``memory_cgroup``: the browser also runs in a memory cgroup limited to
     ``browser_memory_mb`` + :data:`CEILING_HEADROOM_MB`, where one can be made. See
-    :mod:`lm_eval_a11y.memory`, :mod:`lm_eval_a11y.jail` and docs/isolation.md.
+    :mod:`lm_eval_a11y.engine.memory`, :mod:`lm_eval_a11y.engine.jail` and docs/isolation.md.
     """
 
     concurrency: int = DEFAULT_CONCURRENCY
@@ -866,7 +866,7 @@ class AsyncEvaluator:
         click) costs a reload before the next one, a check that only read does not. Running the
         readers first saves the reloads between them; the outcomes do not depend on the order,
         and the observation lists the checks as the case declares them. A check not run yet is
-        placed by a guess from its code (:mod:`lm_eval_a11y.check_order`). Readers declared
+        placed by a guess from its code (:mod:`lm_eval_a11y.engine.check_order`). Readers declared
         ``late`` come after the other readers, once the late audit has waited for the horizon,
         and before the checks that act (which reload the page, and with it the page's clock).
         Checks that share a page count as acting and run together, in declared order, where the

@@ -48,7 +48,7 @@ def _code_names(code: types.CodeType) -> Iterator[str]:
 @cache
 def acting_session_methods() -> frozenset[str]:
     """Session methods that mark the page as acted on, directly or through another method."""
-    from lm_eval_a11y.session import Session
+    from lm_eval_a11y.engine.session import Session
 
     methods = {
         name: member.__code__

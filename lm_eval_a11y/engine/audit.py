@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from lm_eval_a11y.session import Tab
+    from lm_eval_a11y.engine.session import Tab
 
 __all__ = ["AuditPart", "audit_document", "has_closed_roots", "may_change_itself", "may_have_closed_shadow_roots"]
 
