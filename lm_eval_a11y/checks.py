@@ -39,10 +39,11 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from lm_eval_a11y.engine.elements import Change, Element
 from lm_eval_a11y.observation import CheckStatus, CheckType
 
 if TYPE_CHECKING:
-    from lm_eval_a11y.engine.session import Change, Element, Session
+    from lm_eval_a11y.engine.session import Session
 
 __all__ = [
     "Change",
@@ -143,8 +144,8 @@ def best_practice(
 
 
 def __getattr__(name: str) -> object:
-    # Session and Element live in the browser module; import them only when a case asks.
-    if name in ("Session", "Element", "Change"):
+    # Session drives the browser; import it only when a case asks.
+    if name == "Session":
         from lm_eval_a11y.engine import session
 
         return getattr(session, name)

@@ -177,7 +177,7 @@ def admit(value: object, *, max_bytes: int, extract: bool = False) -> tuple[str 
         return None, PageScore.rejected("not_text", reason, html_bytes=len(data), sha256=_digest(data))
     if not isinstance(value, str):
         return None, PageScore.rejected("not_text", f"not text: a value of type {type(value).__name__}")
-    from lm_eval_a11y.engine.session import repair_text
+    from lm_eval_a11y.engine.unicode import repair_text
 
     text = value
     if extract:

@@ -15,14 +15,15 @@ __all__ = ["AsyncEvaluator", "Evaluator", "EvaluatorSettings", "Session", "Tab"]
 
 if TYPE_CHECKING:
     from lm_eval_a11y.engine.evaluator import AsyncEvaluator, Evaluator, EvaluatorSettings
-    from lm_eval_a11y.engine.session import Session, Tab
+    from lm_eval_a11y.engine.session import Session
+    from lm_eval_a11y.engine.tab import Tab
 
 _LAZY = {
     "AsyncEvaluator": "lm_eval_a11y.engine.evaluator",
     "Evaluator": "lm_eval_a11y.engine.evaluator",
     "EvaluatorSettings": "lm_eval_a11y.engine.evaluator",
     "Session": "lm_eval_a11y.engine.session",
-    "Tab": "lm_eval_a11y.engine.session",
+    "Tab": "lm_eval_a11y.engine.tab",
 }
 
 

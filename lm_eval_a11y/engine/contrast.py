@@ -27,7 +27,8 @@ import numpy as np
 import numpy.typing as npt
 from numpy.lib.stride_tricks import sliding_window_view
 
-from lm_eval_a11y.engine.session import Session, Tab
+from lm_eval_a11y.engine.session import Session
+from lm_eval_a11y.engine.tab import Tab
 from lm_eval_a11y.observation import ContrastAudit, ContrastNode
 
 __all__ = [

@@ -46,15 +46,10 @@ from lm_eval_a11y.engine.check_order import guess_acts, guess_wait_ms
 from lm_eval_a11y.engine.contrast import audit_contrast
 from lm_eval_a11y.engine.jail import MemoryJail, open_jail
 from lm_eval_a11y.engine.memory import MemoryWatchdog, browser_processes
-from lm_eval_a11y.engine.session import (
-    EventLog,
-    ProbeError,
-    RenderSettings,
-    Session,
-    Tab,
-    findings_from_probe,
-    repair_text,
-)
+from lm_eval_a11y.engine.observe import findings_from_probe
+from lm_eval_a11y.engine.session import Session
+from lm_eval_a11y.engine.tab import EventLog, ProbeError, RenderSettings, Tab
+from lm_eval_a11y.engine.unicode import repair_text
 from lm_eval_a11y.observation import (
     AuditCoverage,
     AxeFinding,

@@ -16,7 +16,8 @@ import pytest
 
 from lm_eval_a11y.engine import evaluator as evaluator_module
 from lm_eval_a11y.engine.evaluator import Evaluator, EvaluatorSettings
-from lm_eval_a11y.engine.session import Session, Tab
+from lm_eval_a11y.engine.session import Session
+from lm_eval_a11y.engine.tab import Tab
 from lm_eval_a11y.scoring import score_observation
 
 _PAGE = (

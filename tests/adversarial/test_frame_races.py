@@ -22,7 +22,7 @@ import pytest
 
 from lm_eval_a11y.engine import audit
 from lm_eval_a11y.engine.evaluator import Evaluator, EvaluatorSettings
-from lm_eval_a11y.engine.session import Tab
+from lm_eval_a11y.engine.tab import Tab
 from lm_eval_a11y.observation import Observation
 from lm_eval_a11y.scoring import score_observation
 

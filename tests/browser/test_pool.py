@@ -11,7 +11,8 @@ from browser.support import fixture_case, page
 from lm_eval_a11y.engine import evaluator as evaluator_module
 from lm_eval_a11y.engine.browser import DISABLED_FEATURES
 from lm_eval_a11y.engine.evaluator import AsyncEvaluator, Evaluator, EvaluatorSettings
-from lm_eval_a11y.engine.session import Session, Tab
+from lm_eval_a11y.engine.session import Session
+from lm_eval_a11y.engine.tab import Tab
 
 
 def _browser_processes() -> list[psutil.Process]:
