@@ -23,12 +23,10 @@ from lm_eval_a11y.engine.unicode import repair_text
 __all__ = ["PARSE_CUT_SHORT", "EventLog", "ProbeError", "RenderSettings", "Tab"]
 
 _ALLOWED_SCHEMES = ("data:", "blob:", "about:")
-
 _WORLD = "lm-eval-a11y"
 
 # A renderer heap above this is collected after an axe run and after a page load.
 _TRIM_HEAP_BYTES = 48 * 2**20
-
 _MAX_EVENTS = 50
 
 # Ports Chromium refuses to load (its restricted list above 1024): a sample's origin never uses one.
@@ -303,8 +301,8 @@ class Tab:
         it (its scripts do not run; a request it had in flight is refused into the discarded
         log). A page busy in a script when we leave does not answer the first step: the caller
         bounds the whole departure and gives the slot a new renderer when it does not finish
-        (see ``AsyncEvaluator._leave``). Measured cost: 13-30 ms per sample on a quiet machine,
-        about 60 ms when every core is busy.
+        (see ``SlotScheduling._leave`` in pool.py). Measured cost: 13-30 ms per sample on a quiet
+        machine, about 60 ms when every core is busy.
         """
         assert self._cdp is not None
         self.events = EventLog()

@@ -8,7 +8,7 @@ import psutil
 import pytest
 
 from browser.support import fixture_case, page
-from lm_eval_a11y.engine import evaluator as evaluator_module
+from lm_eval_a11y.engine import pool as evaluator_module
 from lm_eval_a11y.engine.browser import DISABLED_FEATURES
 from lm_eval_a11y.engine.evaluator import AsyncEvaluator, Evaluator, EvaluatorSettings
 from lm_eval_a11y.engine.session import Session
