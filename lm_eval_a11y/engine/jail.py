@@ -56,7 +56,7 @@ class MemoryJail:
         script = folder / "chromium-in-cgroup"
         script.write_text(
             "#!/bin/sh\n"
-            "# lm-eval-a11y: start Chromium inside the evaluator's memory cgroup (lm_eval_a11y/jail.py)\n"
+            "# lm-eval-a11y: start Chromium inside the evaluator's memory cgroup (lm_eval_a11y/engine/jail.py)\n"
             f"echo $$ > {shlex.quote(str(self.path / 'cgroup.procs'))} 2>/dev/null"
             " || echo 'lm-eval-a11y: could not enter the memory cgroup' >&2\n"
             f'exec {shlex.quote(str(executable))} "$@"\n'

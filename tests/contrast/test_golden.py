@@ -22,7 +22,8 @@ import pytest
 
 from lm_eval_a11y.cases import Case
 from lm_eval_a11y.checks import Check, Outcome
-from lm_eval_a11y.engine.contrast import measure_selectors, required_ratio
+from lm_eval_a11y.contrast import required_ratio
+from lm_eval_a11y.engine.contrast import measure_selectors
 from lm_eval_a11y.engine.evaluator import Evaluator
 from lm_eval_a11y.engine.session import Session
 from lm_eval_a11y.observation import Observation

@@ -9,7 +9,7 @@ import math
 
 import pytest
 
-from lm_eval_a11y.engine.contrast import decide, required_ratio
+from lm_eval_a11y.contrast import decide, required_ratio
 from lm_eval_a11y.observation import (
     AxeFinding,
     AxeNode,
