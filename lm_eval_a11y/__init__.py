@@ -21,15 +21,15 @@ __all__ = [
 
 if TYPE_CHECKING:
     from lm_eval_a11y.cases import Case, get_case, load_cases
-    from lm_eval_a11y.evaluator import Evaluator, EvaluatorSettings
+    from lm_eval_a11y.engine.evaluator import Evaluator, EvaluatorSettings
     from lm_eval_a11y.observation import Observation
 
 _LAZY = {
     "Case": "lm_eval_a11y.cases",
     "get_case": "lm_eval_a11y.cases",
     "load_cases": "lm_eval_a11y.cases",
-    "Evaluator": "lm_eval_a11y.evaluator",
-    "EvaluatorSettings": "lm_eval_a11y.evaluator",
+    "Evaluator": "lm_eval_a11y.engine.evaluator",
+    "EvaluatorSettings": "lm_eval_a11y.engine.evaluator",
     "Observation": "lm_eval_a11y.observation",
 }
 

@@ -13,7 +13,7 @@ import json
 import re
 import sys
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -26,9 +26,12 @@ from lm_eval_a11y.resources import cases_dir
 __all__ = [
     "APG_PATTERNS",
     "CATEGORIES",
+    "GENERIC_ID",
     "Case",
     "CaseError",
     "Example",
+    "generic_case",
+    "generic_dir",
     "get_case",
     "load_case",
     "load_cases",
@@ -235,13 +238,26 @@ def load_cases(root: Path | None = None) -> tuple[Case, ...]:
     return _load_all(Path(root or cases_dir()).resolve())
 
 
+GENERIC_ID = "generic"
+
+
+def generic_dir() -> Path:
+    """The folder of the generic page checks (``case.yaml``, ``checks.py``, ``examples/``), shipped
+    inside the package as :mod:`lm_eval_a11y.generic`."""
+    return Path(__file__).resolve().parent / "generic"
+
+
+@cache
+def generic_case() -> Case:
+    """The generic page checks as a :class:`Case` (loaded once)."""
+    return load_case(generic_dir(), prompted=False)
+
+
 def get_case(case_id: str, root: Path | None = None) -> Case:
     """One case by id. Loads only that folder, so a broken neighbour does not hide it.
 
-    ``generic`` names the generic page checks (:func:`lm_eval_a11y.generic.generic_case`), which
-    are not one of the cases under ``root``."""
-    from lm_eval_a11y.generic import GENERIC_ID, generic_case
-
+    ``generic`` names the generic page checks (:func:`generic_case`), which are not one of the
+    cases under ``root``."""
     if case_id == GENERIC_ID:
         return generic_case()
     folder = Path(root or cases_dir()).resolve() / case_id

@@ -1,6 +1,6 @@
 """The public API for a case's ``checks.py``.
 
-A check is a small async function over a :class:`~lm_eval_a11y.session.Session` that returns an
+A check is a small async function over a :class:`~lm_eval_a11y.engine.session.Session` that returns an
 :class:`Outcome`. It is declared as a requirement (``R``: failing it fails the sample) or a best
 practice (``BP``: tracked, never fails the sample)::
 
@@ -50,10 +50,11 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from lm_eval_a11y.engine.elements import Change, Element
 from lm_eval_a11y.observation import CheckStatus, CheckType
 
 if TYPE_CHECKING:
-    from lm_eval_a11y.session import Change, Element, Session
+    from lm_eval_a11y.engine.session import Session
 
 __all__ = [
     "Change",
@@ -266,9 +267,9 @@ async def table_rows(s: Session, table: Element) -> list[list[Element]]:
 
 
 def __getattr__(name: str) -> object:
-    # Session and Element live in the browser module; import them only when a case asks.
-    if name in ("Session", "Element", "Change"):
-        from lm_eval_a11y import session
+    # Session drives the browser; import it only when a case asks.
+    if name == "Session":
+        from lm_eval_a11y.engine import session
 
         return getattr(session, name)
     raise AttributeError(name)

@@ -26,7 +26,7 @@ from types import FrameType
 from typing import TextIO
 
 from lm_eval_a11y import __version__
-from lm_eval_a11y.browser import DEFAULT_CONCURRENCY
+from lm_eval_a11y.engine.browser import DEFAULT_CONCURRENCY
 
 EXIT_OK = 0
 EXIT_FAIL = 1
@@ -144,8 +144,8 @@ def _leave_at_once(signum: int, frame: FrameType | None) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from lm_eval_a11y.browser import ChromiumNotFoundError
     from lm_eval_a11y.cases import CaseError
+    from lm_eval_a11y.engine.browser import ChromiumNotFoundError
     from lm_eval_a11y.resources import MissingResourceError
 
     parser = build_parser()

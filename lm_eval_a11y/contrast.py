@@ -1,41 +1,25 @@
-"""Colour contrast as a person sees it: a second opinion from the rendered pixels.
-
-axe-core decides ``color-contrast`` from CSS, and two of its blind spots decide most verdicts on
-real model output: it fails light text on a dark ``body`` gradient below the first screen
-(it assumes white behind it) and it answers "can't tell" for text over gradients, images,
-overlays and pseudo-elements, which never fails a sample. This module measures only those nodes,
-on a screenshot, and records both answers; :mod:`lm_eval_a11y.scoring` counts the decided one.
-
-The page cannot notice the measurement: the probe only reads styles and layout, the screenshot
-is taken through CDP and decoded in our isolated world into an OffscreenCanvas (no DOM, no style
-sheet, no request). Text below the first screen is scrolled to, instantly, as a reader scrolls
-to it; the page sees that scroll and nothing else. A page that styles a dark scheme is audited
-again under ``prefers-color-scheme: dark``. Either of these marks the page as acted on, so the
-case's checks start from a fresh load. See docs/contrast.md.
+"""Colour contrast as WCAG 1.4.3 defines it, measured on rendered pixels: the ratio a text needs,
+the luminance of pixels, the text's ratio read from its glyphs and their background, and which of
+axe's answer and the pixels' counts. Pure: no browser, no I/O; the audit that takes the pixels in
+the browser is :mod:`lm_eval_a11y.engine.contrast`.
 """
 
 from __future__ import annotations
 
-import base64
-import contextlib
 import math
-import time
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 from numpy.lib.stride_tricks import sliding_window_view
 
-from lm_eval_a11y.observation import ContrastAudit, ContrastNode
-from lm_eval_a11y.session import Session, Tab
-
 __all__ = [
+    "CONTRAST_RULE",
     "LARGE_RATIO",
     "NORMAL_RATIO",
-    "audit_contrast",
     "decide",
-    "measure_selectors",
+    "has_contrast_nodes",
+    "luminance",
     "measure_text",
     "needs_audit",
     "required_ratio",
@@ -43,15 +27,7 @@ __all__ = [
 
 NORMAL_RATIO = 4.5
 LARGE_RATIO = 3.0
-# Nodes measured per scheme; axe's answer stands for the rest (counted in the audit).
-MAX_NODES = 300
-# Screens scrolled to per scheme: each costs a scroll, a frame, a capture and a measurement.
-MAX_SCREENS = 12
-# Room kept above text scrolled to, so that a sticky header of a usual size does not cover it.
-_SCROLL_MARGIN = 96
-_RULE = "color-contrast"
-# The dark scheme's axe run: the contrast rule only (the other rules do not depend on colours).
-_DARK_AXE_OPTIONS = {"runOnly": {"type": "rule", "values": [_RULE]}, "resultTypes": ["violations", "incomplete"]}
+CONTRAST_RULE = "color-contrast"
 
 
 def required_ratio(large: bool) -> float:
@@ -73,20 +49,18 @@ def needs_audit(axe_result: dict[str, Any]) -> bool:
     if axe_result.get("styles_dark_scheme"):
         return True
     return any(
-        item.get("id") == _RULE for key in ("violations", "incomplete") for item in axe_result.get(key) or ()
+        item.get("id") == CONTRAST_RULE for key in ("violations", "incomplete") for item in axe_result.get(key) or ()
     )
 
 
-def _has_contrast_nodes(axe_result: dict[str, Any]) -> bool:
+def has_contrast_nodes(axe_result: dict[str, Any]) -> bool:
     return any(
-        item.get("id") == _RULE for key in ("violations", "incomplete") for item in axe_result.get(key) or ()
+        item.get("id") == CONTRAST_RULE for key in ("violations", "incomplete") for item in axe_result.get(key) or ()
     )
 
 
 # WCAG 2.x relative luminance: the linear value of each 8-bit sRGB channel.
-_LINEAR = np.array(
-    [c / 255 / 12.92 if c / 255 <= 0.04045 else ((c / 255 + 0.055) / 1.055) ** 2.4 for c in range(256)]
-)
+_LINEAR = np.array([c / 255 / 12.92 if c / 255 <= 0.04045 else ((c / 255 + 0.055) / 1.055) ** 2.4 for c in range(256)])
 # A pixel this close to the text colour (as a contrast ratio) is part of a glyph's core.
 _CORE = 1.1
 # Without cores (glyphs too thin to have one), a pixel this far below its window's maximum is
@@ -226,227 +200,3 @@ def measure_text(crops: list[Pixels], node: dict[str, Any]) -> dict[str, Any]:
         # lies over it (an overlay), and the computed colour is not what the reader sees.
         return {"unmeasurable": "the text colour does not appear in its pixels (something covers the text)"}
     return {"ratio": chosen[0], "background": list(chosen_bg), "glyph_pixels": count, "glyph_cores": cores >= 4}
-
-
-@dataclass(frozen=True)
-class _Screen:
-    scroll: tuple[float, float] | None  # None: where the page is now
-    indices: tuple[int, ...]
-
-
-def _plan(listing: dict[str, Any], viewport: tuple[int, int]) -> tuple[list[_Screen], set[int]]:
-    """Group the measurable nodes into screens: first those visible where the page is now (and
-    fixed or sticky text, which moves with the viewport), then, top to bottom, one scroll per
-    screen's worth of text. Returns the screens and the nodes left for lack of screens."""
-    width, height = viewport
-    sx, sy = (float(v) for v in listing["scroll"])
-    doc_w, doc_h = (float(v) for v in listing["document"])
-    here: list[int] = []
-    below: list[tuple[float, float, float, float, int]] = []
-    for node in listing["nodes"]:
-        if node.get("unmeasurable") or not node.get("box"):
-            continue
-        box = node["box"]
-        x, y, w, h = float(box["x"]), float(box["y"]), float(box["width"]), float(box["height"])
-        if node.get("fixed") or (x >= sx and y >= sy and x + w <= sx + width and y + h <= sy + height):
-            here.append(int(node["index"]))
-        else:
-            below.append((y, x, w, h, int(node["index"])))
-    screens = [_Screen(None, tuple(here))] if here else []
-    left_over: set[int] = set()
-    current: tuple[float, float, list[int]] | None = None
-    for y, x, w, h, index in sorted(below):
-        if current is not None:
-            top, left, members = current
-            if y >= top and y + h <= top + height and x >= left and x + w <= left + width:
-                members.append(index)
-                continue
-            screens.append(_Screen((left, top), tuple(members)))
-            current = None
-        if len(screens) >= MAX_SCREENS:
-            left_over.add(index)
-            continue
-        top = min(max(y - _SCROLL_MARGIN, 0.0), max(doc_h - height, 0.0))
-        left = 0.0 if x + w <= width else min(max(x - 16, 0.0), max(doc_w - width, 0.0))
-        current = (top, left, [index])
-    if current is not None:
-        screens.append(_Screen((current[1], current[0]), tuple(current[2])))
-    return screens, left_over
-
-
-async def _measure(
-    session: Session, tab: Tab, scheme: str, viewport: tuple[int, int], deadline: float = math.inf
-) -> tuple[
-    list[ContrastNode], int, int, int, bool
-]:
-    """Measure the colour-contrast nodes of the last axe run. Returns the nodes, axe's number of
-    violations in this run, the violations and incompletes past :data:`MAX_NODES`, and whether
-    the page was scrolled."""
-    listing: dict[str, Any] = await session.probe("contrastNodes", MAX_NODES)
-    nodes = listing["nodes"]
-    screens, left_over = _plan(listing, viewport)
-    late: set[int] = set()
-    measured: dict[int, dict[str, Any]] = {}
-    scrolled = False
-    start = tuple(listing["scroll"])
-    try:
-        for number, screen in enumerate(screens):
-            if time.perf_counter() > deadline:
-                # Out of its share of the sample's time: the rest keeps axe's answer, and the
-                # sample keeps the time to finish (a timeout would lose all of it).
-                late.update(i for later in screens[number:] for i in later.indices)
-                break
-            if screen.scroll is None:
-                clip = await session.probe("contrastClip", list(screen.indices))
-            else:
-                clip = await session.probe("contrastScrollTo", screen.scroll[0], screen.scroll[1], list(screen.indices))
-                scrolled = True
-            if not clip:
-                continue
-            png = await tab.capture_png(
-                {
-                    "x": clip["x"] + clip["sx"],
-                    "y": clip["y"] + clip["sy"],
-                    "width": clip["width"],
-                    "height": clip["height"],
-                }
-            )
-            shot = await session.probe("contrastPixels", png, clip, list(screen.indices))
-            rgba = np.frombuffer(base64.b64decode(shot["rgba"]), dtype=np.uint8)
-            for described in shot["nodes"]:
-                crops = [
-                    rgba[b["offset"] : b["offset"] + b["width"] * b["height"] * 4].reshape(b["height"], b["width"], 4)[
-                        :, :, :3
-                    ]
-                    for b in described.get("boxes", ())
-                ]
-                measured[int(described["index"])] = measure_text(crops, described)
-    finally:
-        if scrolled:
-            await session.probe("contrastScrollTo", start[0], start[1], None)
-    out: list[ContrastNode] = []
-    for node in nodes:
-        index = int(node["index"])
-        large = node.get("large")
-        required = None if large is None else required_ratio(bool(large))
-        result = measured.get(index, {})
-        ratio = result.get("ratio")
-        note = node.get("unmeasurable") or result.get("unmeasurable") or ""
-        if index in left_over:
-            note = f"beyond the {MAX_SCREENS} screens the pixel check scrolls to"
-        elif index in late:
-            note = "the pixel check ran out of its share of the sample's time"
-        elif not note and ratio is None:
-            note = "the text was not inside any capture"
-        if ratio is not None and required is not None:
-            pixel = "pass" if float(ratio) >= required else "fail"
-            bg = result.get("background") or []
-            note = f"worst background under the glyphs rgb({', '.join(str(c) for c in bg)})"
-        else:
-            pixel, ratio = "unmeasurable", None
-        decided, decided_by = decide(node["kind"], pixel)
-        out.append(
-            ContrastNode(
-                scheme=scheme,
-                target=tuple(node["target"]),
-                axe=node["kind"],
-                axe_ratio=None if node.get("axe_ratio") is None else round(float(node["axe_ratio"]), 2),
-                axe_reason=node.get("axe_reason"),
-                required=required,
-                pixel_ratio=None if ratio is None else round(float(ratio), 2),
-                pixel=pixel,  # type: ignore[arg-type]
-                decided=decided,  # type: ignore[arg-type]
-                decided_by=decided_by,  # type: ignore[arg-type]
-                note=note,
-            )
-        )
-    total = int(listing["total"])
-    kinds_measured = [n["kind"] for n in nodes]
-    violations_measured = kinds_measured.count("violation")
-    # axe lists violations before incompletes, so the nodes past the limit are incompletes
-    # unless the violations alone exceed it.
-    extra = max(total - len(nodes), 0)
-    violations_total = await session.probe("contrastViolationCount") if extra else violations_measured
-    extra_violations = max(int(violations_total) - violations_measured, 0)
-    return out, int(violations_total), extra_violations, extra - extra_violations, scrolled
-
-
-async def audit_contrast(
-    session: Session, tab: Tab, axe_result: dict[str, Any], viewport: tuple[int, int], budget_s: float = math.inf
-) -> tuple[ContrastAudit | None, float]:
-    """The pixel check of one sample, after its initial axe run (``axe_result``), taking at most
-    about ``budget_s`` seconds (screens not reached by then keep axe's answer).
-
-    Returns the audit (None when axe reported no colour-contrast node and the page styles no
-    dark scheme: such a page pays nothing) and the milliseconds it took.
-    """
-    if not needs_audit(axe_result):
-        return None, 0.0
-    started = time.perf_counter()
-    deadline = started + budget_s
-    dark = bool(axe_result.get("styles_dark_scheme"))
-    nodes: list[ContrastNode] = []
-    counts: list[tuple[str, int]] = []
-    extra_v = extra_i = 0
-    acted = False
-    error: str | None = None
-    try:
-        if _has_contrast_nodes(axe_result):
-            found, violations, more_v, more_i, scrolled = await _measure(session, tab, "light", viewport, deadline)
-            nodes += found
-            counts.append(("light", violations))
-            extra_v, extra_i, acted = extra_v + more_v, extra_i + more_i, acted or scrolled
-        if dark:
-            acted = True
-            try:
-                await tab.page.emulate_media(color_scheme="dark")
-                await session.probe("settle", 0)
-                dark_result = await session.probe("runAxe", _DARK_AXE_OPTIONS)
-                if _has_contrast_nodes(dark_result):
-                    found, violations, more_v, more_i, _ = await _measure(session, tab, "dark", viewport, deadline)
-                    nodes += found
-                    counts.append(("dark", violations))
-                    extra_v, extra_i = extra_v + more_v, extra_i + more_i
-            finally:
-                with contextlib.suppress(Exception):  # a crashed page is reported by the caller
-                    await tab.page.emulate_media(color_scheme="light")
-    except Exception as err:
-        if session.crashed.is_set():
-            raise
-        # A page the pixel check could not handle keeps axe's answers; the reason is recorded.
-        error = f"{type(err).__name__}: {str(err).splitlines()[0] if str(err) else ''}"
-        nodes, counts, extra_v, extra_i = [], [], 0, 0
-    finally:
-        if acted:
-            # Scrolled or switched scheme: the case's checks get the page as first rendered.
-            session._touch()
-    audit = ContrastAudit(
-        schemes=("light", "dark") if dark else ("light",),
-        nodes=tuple(nodes),
-        axe_violations=tuple(counts),
-        unmeasured_violations=extra_v,
-        unmeasured_incomplete=extra_i,
-        styles_dark_scheme=dark,
-        error=error,
-    )
-    return audit, (time.perf_counter() - started) * 1000
-
-
-async def measure_selectors(
-    session: Session, tab: Tab, selectors: list[str], scheme: str = "light"
-) -> list[ContrastNode]:
-    """Measure the text of chosen elements (the first match of each selector) in a colour
-    scheme, whatever axe said of them: how the golden pages prove the measurement against a
-    hand calculation. Each node is reported as if axe could not tell."""
-    viewport = session._settings.viewport
-    try:
-        if scheme != "light":
-            await tab.page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
-            await session.probe("settle", 0)
-        await session.probe("contrastChoose", selectors)
-        nodes, *_ = await _measure(session, tab, scheme, viewport)
-    finally:
-        if scheme != "light":
-            await tab.page.emulate_media(color_scheme="light")
-        session._touch()
-    return nodes

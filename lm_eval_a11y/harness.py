@@ -28,8 +28,8 @@ from typing import Any
 
 from lm_eval.api.filter import Filter
 
-from lm_eval_a11y.browser import DEFAULT_CONCURRENCY
 from lm_eval_a11y.cases import Case, CaseError, get_case
+from lm_eval_a11y.engine.browser import DEFAULT_CONCURRENCY
 from lm_eval_a11y.extract import Extraction, extract_html
 from lm_eval_a11y.observation import Observation
 from lm_eval_a11y.scoring import PASS_AT_K, SampleMetrics, doc_metrics, sample_metrics, score_observation
@@ -58,7 +58,7 @@ class RecordError(ValueError):
 def preflight() -> None:
     """Fail before the model runs, not after hours of generation, when Chromium or axe-core is
     missing (file checks only; nothing is launched). Raises with the command that fixes it."""
-    from lm_eval_a11y.browser import find_chromium
+    from lm_eval_a11y.engine.browser import find_chromium
     from lm_eval_a11y.resources import axe_path, probe_path
 
     find_chromium()
@@ -188,7 +188,7 @@ def evaluate_responses(
 
     ``extractions`` replaces extraction (a re-score of saved HTML passes the saved pages).
     """
-    from lm_eval_a11y.evaluator import Evaluator, EvaluatorSettings
+    from lm_eval_a11y.engine.evaluator import Evaluator, EvaluatorSettings
 
     if len(docs) != len(responses):
         raise ValueError(f"{len(docs)} docs but {len(responses)} response lists")

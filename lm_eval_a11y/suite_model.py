@@ -46,7 +46,7 @@ from lm_eval_a11y.suite_run import TrialRecord, trial_of, variant_task
 from lm_eval_a11y.tokens import TokenizerUnavailableError, counter_for, parse_model_args, tokenizer_source
 
 if TYPE_CHECKING:
-    from lm_eval_a11y.evaluator import Evaluator
+    from lm_eval_a11y.engine.evaluator import Evaluator
 
 __all__ = [
     "DARK_THEME",

@@ -9,7 +9,7 @@ In reference mode each case's own passing example pages are evaluated, with no m
 is deterministic and free and serves as the benchmark's self-test. A reference *trial* is one
 evaluation of one passing example; ``trials: N`` evaluates every passing example N times (a case
 with 3 passing pages and ``trials: 2`` has 6 trials). Every page of the reference cases goes to
-one :class:`~lm_eval_a11y.evaluator.Evaluator` in one ``evaluate_many`` call, so the browser pool
+one :class:`~lm_eval_a11y.engine.evaluator.Evaluator` in one ``evaluate_many`` call, so the browser pool
 is kept busy across cases.
 """
 
@@ -30,7 +30,7 @@ from lm_eval_a11y.scoring import decided_violations, score_observation
 from lm_eval_a11y.suite import CaseSettings, Suite, SuiteCase, SuiteError
 
 if TYPE_CHECKING:
-    from lm_eval_a11y.evaluator import Evaluator
+    from lm_eval_a11y.engine.evaluator import Evaluator
 
 __all__ = [
     "FORMAT",

@@ -51,7 +51,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_evaluator import _generated
 
 from lm_eval_a11y.cases import CaseError, load_case, load_examples
-from lm_eval_a11y.memory import process_bytes
+from lm_eval_a11y.engine.memory import process_bytes
 from lm_eval_a11y.resources import cases_dir
 
 REPO = Path(__file__).resolve().parent.parent

@@ -35,9 +35,9 @@ from typing import Any
 
 import psutil
 
-from lm_eval_a11y.browser import DEFAULT_CONCURRENCY
 from lm_eval_a11y.cases import Case, CaseError, load_case, load_examples
-from lm_eval_a11y.evaluator import Evaluator, EvaluatorSettings
+from lm_eval_a11y.engine.browser import DEFAULT_CONCURRENCY
+from lm_eval_a11y.engine.evaluator import Evaluator, EvaluatorSettings
 from lm_eval_a11y.observation import Observation
 from lm_eval_a11y.resources import cases_dir
 

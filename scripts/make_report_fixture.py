@@ -30,7 +30,7 @@ from typing import Any
 
 from lm_eval_a11y.cases import Case, get_case, load_examples
 from lm_eval_a11y.dataset import case_rows
-from lm_eval_a11y.evaluator import Evaluator, EvaluatorSettings
+from lm_eval_a11y.engine.evaluator import Evaluator, EvaluatorSettings
 from lm_eval_a11y.extract import extract_html
 from lm_eval_a11y.harness import build_record
 from lm_eval_a11y.observation import Observation

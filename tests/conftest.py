@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from lm_eval_a11y.evaluator import Evaluator, EvaluatorSettings
+from lm_eval_a11y.engine.evaluator import Evaluator, EvaluatorSettings
 
 TESTS = Path(__file__).resolve().parent
 PAGES = TESTS / "pages"

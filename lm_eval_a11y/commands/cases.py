@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from lm_eval_a11y.browser import DEFAULT_CONCURRENCY
 from lm_eval_a11y.cases import Case, CaseError, Example, load_case, load_examples
 from lm_eval_a11y.cli import EXIT_FAIL, EXIT_OK, UsageError, add_pool_options, positive_int
+from lm_eval_a11y.engine.browser import DEFAULT_CONCURRENCY
 from lm_eval_a11y.observation import Observation
 from lm_eval_a11y.resources import cases_dir
 from lm_eval_a11y.scoring import decided_violations, score_observation
@@ -317,7 +317,7 @@ def validate(
     cases: Sequence[Case], *, repeat: int = 1, timeout_s: float = 20.0, concurrency: int = DEFAULT_CONCURRENCY
 ) -> list[ExampleResult]:
     """Evaluate every example of ``cases`` ``repeat`` times with one pooled evaluator."""
-    from lm_eval_a11y.evaluator import Evaluator, EvaluatorSettings
+    from lm_eval_a11y.engine.evaluator import Evaluator, EvaluatorSettings
 
     items = [(case, example) for case in cases for example in load_examples(case)]
     pairs = [(case, example.html) for case, example in items for _ in range(repeat)]

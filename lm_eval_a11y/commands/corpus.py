@@ -38,9 +38,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from lm_eval_a11y.browser import DEFAULT_CONCURRENCY
 from lm_eval_a11y.cli import EXIT_FAIL, EXIT_OK, UsageError, add_pool_options, positive_int, say
 from lm_eval_a11y.corpus.keep import KeepRule
+from lm_eval_a11y.engine.browser import DEFAULT_CONCURRENCY
 
 _SUMMARY_KEYS = ("a11y_status", "a11y_pass", "a11y_score", "a11y_axe_rules", "a11y_checks_failed")
 
@@ -124,8 +124,8 @@ def _require(module: str, why: str) -> None:
 
 
 def _check_environment(args: argparse.Namespace) -> None:
-    from lm_eval_a11y.browser import find_chromium
     from lm_eval_a11y.corpus.pages import GenericChecksMissingError, resolve_checks
+    from lm_eval_a11y.engine.browser import find_chromium
     from lm_eval_a11y.resources import axe_path
 
     _require("datatrove", "a11y-eval corpus")

@@ -14,8 +14,8 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from lm_eval_a11y.browser import find_chromium
-    from lm_eval_a11y.evaluator import Evaluator
+    from lm_eval_a11y.engine.browser import find_chromium
+    from lm_eval_a11y.engine.evaluator import Evaluator
     from lm_eval_a11y.resources import axe_path, cases_dir
 
     print(f"chromium   {find_chromium()}")

@@ -20,8 +20,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from lm_eval_a11y.browser import DEFAULT_CONCURRENCY
 from lm_eval_a11y.cli import EXIT_FAIL, EXIT_OK, UsageError, add_pool_options, say
+from lm_eval_a11y.engine.browser import DEFAULT_CONCURRENCY
 
 _SAMPLES = re.compile(r"^samples_(?P<task>.+)_(?P<stamp>\d{4}-\d{2}-\d{2}T[\d\-.]+)\.jsonl$")
 

@@ -76,7 +76,7 @@ def writable_folder(path: Path, option: str) -> Path:
 
 def run(args: argparse.Namespace) -> int:
     from lm_eval_a11y.cases import get_case
-    from lm_eval_a11y.evaluator import Evaluator, EvaluatorSettings
+    from lm_eval_a11y.engine.evaluator import Evaluator, EvaluatorSettings
 
     if args.files.count("-") > 1:
         raise UsageError("'-' (standard input) can be given only once")

@@ -214,7 +214,7 @@ def run_suite(args: argparse.Namespace) -> int:
     import time
 
     from lm_eval_a11y.commands.score import writable_folder
-    from lm_eval_a11y.evaluator import Evaluator, EvaluatorSettings
+    from lm_eval_a11y.engine.evaluator import Evaluator, EvaluatorSettings
     from lm_eval_a11y.suite import SuiteError
     from lm_eval_a11y.suite_model import ModelRunError, UnknownModelError, model_class, model_trials
     from lm_eval_a11y.suite_output import write_lm_eval_output, write_report

@@ -8,7 +8,7 @@ browser sees it (:func:`admit`); what the browser cannot finish is the evaluator
 (``timeout``, ``error``).
 
 The pool is shared: :func:`shared_evaluator` starts one Chromium per process on first use and
-closes it at exit, so many calls (and many threads: the :class:`~lm_eval_a11y.evaluator.Evaluator`
+closes it at exit, so many calls (and many threads: the :class:`~lm_eval_a11y.engine.evaluator.Evaluator`
 facade is thread-safe) reuse it. A forked child never touches its parent's pool; it starts its own.
 """
 
@@ -31,7 +31,7 @@ from lm_eval_a11y.page_kind import not_a_page
 from lm_eval_a11y.scoring import decided_wcag_failures, graded_score, score_observation, unmet_requirements
 
 if TYPE_CHECKING:
-    from lm_eval_a11y.evaluator import Evaluator, EvaluatorSettings
+    from lm_eval_a11y.engine.evaluator import Evaluator, EvaluatorSettings
 
 __all__ = [
     "EVALUATED",
@@ -202,7 +202,7 @@ def admit(value: object, *, max_bytes: int, extract: bool = False) -> tuple[str 
         return None, PageScore.rejected("not_text", reason, html_bytes=len(data), sha256=_digest(data))
     if not isinstance(value, str):
         return None, PageScore.rejected("not_text", f"not text: a value of type {type(value).__name__}")
-    from lm_eval_a11y.session import repair_text
+    from lm_eval_a11y.engine.unicode import repair_text
 
     text = value
     if extract:
@@ -297,7 +297,7 @@ _pools_lock = threading.Lock()
 def shared_evaluator(settings: EvaluatorSettings | None = None) -> Evaluator:
     """This process's pool for ``settings`` (the defaults when None), started on first use and
     closed at exit. Callers never close it; pass your own :class:`Evaluator` to own one."""
-    from lm_eval_a11y.evaluator import Evaluator
+    from lm_eval_a11y.engine.evaluator import Evaluator
 
     with _pools_lock:
         pool = _pools.get(settings)

@@ -32,7 +32,7 @@ from lm_eval_a11y.corpus.pages import PageScore, resolve_checks, score_pages, sh
 from lm_eval_a11y.extract import extract_html
 
 if TYPE_CHECKING:
-    from lm_eval_a11y.evaluator import EvaluatorSettings
+    from lm_eval_a11y.engine.evaluator import EvaluatorSettings
 
 __all__ = [
     "DEFAULT_MIN_TEXT",

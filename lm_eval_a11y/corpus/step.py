@@ -31,12 +31,12 @@ from datatrove.data import Document, DocumentsPipeline
 from datatrove.pipeline.filters.base_filter import BaseFilter
 from datatrove.pipeline.writers.disk_base import DiskWriter
 
-from lm_eval_a11y.browser import DEFAULT_CONCURRENCY
 from lm_eval_a11y.cases import Case
 from lm_eval_a11y.corpus.decode import PROBLEM_KEY, row_problem
 from lm_eval_a11y.corpus.keep import KeepRule
 from lm_eval_a11y.corpus.pages import PageScore, resolve_checks, score_pages
-from lm_eval_a11y.evaluator import Evaluator, EvaluatorSettings
+from lm_eval_a11y.engine.browser import DEFAULT_CONCURRENCY
+from lm_eval_a11y.engine.evaluator import Evaluator, EvaluatorSettings
 
 __all__ = ["A11yFilter"]
 

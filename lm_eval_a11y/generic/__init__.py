@@ -14,22 +14,6 @@ generation cases: no model is ever asked for a "generic" page, so it has no prom
 
 from __future__ import annotations
 
-from functools import cache
-from pathlib import Path
-
-from lm_eval_a11y.cases import Case, load_case
+from lm_eval_a11y.cases import GENERIC_ID, generic_case, generic_dir
 
 __all__ = ["GENERIC_ID", "generic_case", "generic_dir"]
-
-GENERIC_ID = "generic"
-
-
-def generic_dir() -> Path:
-    """The folder of the generic checks (``case.yaml``, ``checks.py``, ``examples/``)."""
-    return Path(__file__).resolve().parent
-
-
-@cache
-def generic_case() -> Case:
-    """The generic page checks as a :class:`~lm_eval_a11y.cases.Case` (loaded once)."""
-    return load_case(generic_dir(), prompted=False)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from lm_eval_a11y.checks import Outcome, Session, best_practice, failed, not_applicable, passed, requirement
 
 if TYPE_CHECKING:
-    from lm_eval_a11y.session import KeyboardFacts
+    from lm_eval_a11y.engine.elements import KeyboardFacts
 
 # What a mouse does to a control, and what the keyboard does.
 MOUSE_EVENTS = ("click", "dblclick", "mousedown", "mouseup", "pointerdown", "pointerup")

@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING
 from lm_eval_a11y.checks import Check, Outcome, failed, passed, requirement
 
 if TYPE_CHECKING:
-    from lm_eval_a11y.session import Element, Session
+    from lm_eval_a11y.engine.elements import Element
+    from lm_eval_a11y.engine.session import Session
 
 DIALOG_ROLES = ("dialog", "alertdialog")
 

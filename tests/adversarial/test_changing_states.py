@@ -14,10 +14,11 @@ from typing import Any
 
 import pytest
 
-from lm_eval_a11y import evaluator as evaluator_module
-from lm_eval_a11y.evaluator import Evaluator, EvaluatorSettings
+from lm_eval_a11y.engine import sample as evaluator_module
+from lm_eval_a11y.engine.evaluator import Evaluator, EvaluatorSettings
+from lm_eval_a11y.engine.session import Session
+from lm_eval_a11y.engine.tab import Tab
 from lm_eval_a11y.scoring import score_observation
-from lm_eval_a11y.session import Session, Tab
 
 _PAGE = (
     '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign up</title></head><body>'

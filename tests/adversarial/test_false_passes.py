@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from lm_eval_a11y.evaluator import Evaluator, EvaluatorSettings
+from lm_eval_a11y.engine.evaluator import Evaluator, EvaluatorSettings
 from lm_eval_a11y.observation import Observation
 from lm_eval_a11y.scoring import score_observation
 

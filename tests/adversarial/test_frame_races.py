@@ -20,11 +20,11 @@ from typing import Any
 
 import pytest
 
-from lm_eval_a11y import audit
-from lm_eval_a11y.evaluator import Evaluator, EvaluatorSettings
+from lm_eval_a11y.engine import audit
+from lm_eval_a11y.engine.evaluator import Evaluator, EvaluatorSettings
+from lm_eval_a11y.engine.tab import Tab
 from lm_eval_a11y.observation import Observation
 from lm_eval_a11y.scoring import score_observation
-from lm_eval_a11y.session import Tab
 
 _PIXEL = "data:image/gif;base64,R0lGODlhAQABAAAAACw="
 _PAGE = (

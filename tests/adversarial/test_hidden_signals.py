@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from lm_eval_a11y.browser import SCREEN_SIZE
 from lm_eval_a11y.cases import load_case
-from lm_eval_a11y.evaluator import Evaluator, EvaluatorSettings
+from lm_eval_a11y.engine.browser import SCREEN_SIZE
+from lm_eval_a11y.engine.evaluator import Evaluator, EvaluatorSettings
 
 HERE = Path(__file__).resolve().parent
 SIGNALS_PAGE = (HERE / "signals.html").read_text(encoding="utf-8")

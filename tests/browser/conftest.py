@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 
 from browser.support import BUDGET_S, ROOMY_BUDGET_S
-from lm_eval_a11y.evaluator import Evaluator, EvaluatorSettings
+from lm_eval_a11y.engine.evaluator import Evaluator, EvaluatorSettings
 
 
 @pytest.fixture(scope="session")

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from browser.support import ROOMY_BUDGET_S, TESTS, fixture_case, page
-from lm_eval_a11y.evaluator import Evaluator, EvaluatorSettings
+from lm_eval_a11y.engine.evaluator import Evaluator, EvaluatorSettings
 
 
 @pytest.fixture(scope="module")

@@ -9,10 +9,11 @@ import psutil
 import pytest
 
 from browser.support import fixture_case, page
-from lm_eval_a11y import evaluator as evaluator_module
-from lm_eval_a11y.browser import DISABLED_FEATURES
-from lm_eval_a11y.evaluator import AsyncEvaluator, Evaluator, EvaluatorSettings
-from lm_eval_a11y.session import Session, Tab
+from lm_eval_a11y.engine import pool as evaluator_module
+from lm_eval_a11y.engine.browser import DISABLED_FEATURES
+from lm_eval_a11y.engine.evaluator import AsyncEvaluator, Evaluator, EvaluatorSettings
+from lm_eval_a11y.engine.session import Session
+from lm_eval_a11y.engine.tab import Tab
 
 
 def _browser_processes() -> list[psutil.Process]:

@@ -15,9 +15,9 @@ from collections.abc import Iterator
 import pytest
 
 from browser.support import BATCH_BOUND_S, BUDGET_S, GRACE_S, ROOMY_BUDGET_S, fixture_case, page
-from lm_eval_a11y.browser import CHROMIUM_ARGS
 from lm_eval_a11y.cases import Case
-from lm_eval_a11y.evaluator import Evaluator, EvaluatorSettings
+from lm_eval_a11y.engine.browser import CHROMIUM_ARGS
+from lm_eval_a11y.engine.evaluator import Evaluator, EvaluatorSettings
 from lm_eval_a11y.observation import Observation
 
 NORMAL = page("normal-page.html")
@@ -137,7 +137,7 @@ def own_defences_only(monkeypatch: pytest.MonkeyPatch) -> Iterator[Evaluator]:
         arg + ",LocalNetworkAccessChecks" if arg.startswith("--disable-features=") else arg for arg in CHROMIUM_ARGS
     )
     assert args != CHROMIUM_ARGS
-    monkeypatch.setattr("lm_eval_a11y.evaluator.CHROMIUM_ARGS", args)
+    monkeypatch.setattr("lm_eval_a11y.engine.lifecycle.CHROMIUM_ARGS", args)
     with Evaluator(EvaluatorSettings(concurrency=1, waiting_slots=0, timeout_s=BUDGET_S)) as ev:
         ev.start()
         yield ev

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from browser.support import fixture_case
-from lm_eval_a11y.evaluator import Evaluator
+from lm_eval_a11y.engine.evaluator import Evaluator
 
 NATIVE_MODAL = """<!doctype html><html lang="en"><head><title>t</title></head><body><main>
 <h1>Page</h1><a href="#x">Before</a><button id="open">Open</button>

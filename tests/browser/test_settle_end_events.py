@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from browser.support import ROOMY_BUDGET_S, fixture_case, page
-from lm_eval_a11y.evaluator import Evaluator, EvaluatorSettings
+from lm_eval_a11y.engine.evaluator import Evaluator, EvaluatorSettings
 
 # Where focus is after each of the fixture's presses: the field once the panel has slid open,
 # the trigger once it has slid shut.

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from browser.support import fixture_case, page
-from lm_eval_a11y.evaluator import Evaluator
+from lm_eval_a11y.engine.evaluator import Evaluator
 
 
 @pytest.mark.parametrize("name", ["tamper-replace-axe.html", "tamper-get-attribute.html", "tamper-array-filter.html"])

@@ -12,9 +12,9 @@ from collections.abc import Iterator
 import pytest
 
 from cases.selection import SELECTED_CASES
-from lm_eval_a11y.browser import DEFAULT_CONCURRENCY
 from lm_eval_a11y.cases import Case, Example, load_cases, load_examples
-from lm_eval_a11y.evaluator import Evaluator, EvaluatorSettings
+from lm_eval_a11y.engine.browser import DEFAULT_CONCURRENCY
+from lm_eval_a11y.engine.evaluator import Evaluator, EvaluatorSettings
 from lm_eval_a11y.generic import generic_case
 from lm_eval_a11y.observation import Observation
 from lm_eval_a11y.scoring import score_observation

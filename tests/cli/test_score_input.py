@@ -13,7 +13,7 @@ import pytest
 from cli.support import CLEAN, FAILING, PAGES, run_script, usage_error
 from lm_eval_a11y.cli import EXIT_FAIL, EXIT_OK, main
 from lm_eval_a11y.commands.page_input import decode_html
-from lm_eval_a11y.evaluator import EvaluatorSettings
+from lm_eval_a11y.engine.evaluator import EvaluatorSettings
 
 LIMIT = EvaluatorSettings().max_html_bytes
 PAGE = (

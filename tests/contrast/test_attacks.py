@@ -16,10 +16,10 @@ import pytest
 
 from lm_eval_a11y.cases import Case
 from lm_eval_a11y.checks import Check, Outcome
-from lm_eval_a11y.contrast import MAX_NODES, audit_contrast
-from lm_eval_a11y.evaluator import Evaluator
+from lm_eval_a11y.engine.contrast import MAX_NODES, audit_contrast
+from lm_eval_a11y.engine.evaluator import Evaluator
+from lm_eval_a11y.engine.session import Session
 from lm_eval_a11y.scoring import score_observation
-from lm_eval_a11y.session import Session
 
 PAGES = Path(__file__).resolve().parent / "pages"
 

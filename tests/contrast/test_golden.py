@@ -22,11 +22,12 @@ import pytest
 
 from lm_eval_a11y.cases import Case
 from lm_eval_a11y.checks import Check, Outcome
-from lm_eval_a11y.contrast import measure_selectors, required_ratio
-from lm_eval_a11y.evaluator import Evaluator
+from lm_eval_a11y.contrast import required_ratio
+from lm_eval_a11y.engine.contrast import measure_selectors
+from lm_eval_a11y.engine.evaluator import Evaluator
+from lm_eval_a11y.engine.session import Session
 from lm_eval_a11y.observation import Observation
 from lm_eval_a11y.scoring import score_observation
-from lm_eval_a11y.session import Session
 
 HERE = Path(__file__).resolve().parent
 PAGES = HERE / "pages"

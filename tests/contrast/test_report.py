@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from lm_eval_a11y.evaluator import Evaluator
+from lm_eval_a11y.engine.evaluator import Evaluator
 from lm_eval_a11y.observation import Observation
 from lm_eval_a11y.report import build_report, render_report
 from lm_eval_a11y.report.aggregate import ContrastTotals

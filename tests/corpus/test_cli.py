@@ -225,8 +225,8 @@ def test_split_runs_share_the_machines_pool_unless_told() -> None:
     default pages at once, so a run split over workers loads the cores as an unsplit one."""
     import argparse
 
-    from lm_eval_a11y.browser import DEFAULT_CONCURRENCY
     from lm_eval_a11y.commands.corpus import _concurrency
+    from lm_eval_a11y.engine.browser import DEFAULT_CONCURRENCY
 
     def args(**given: object) -> argparse.Namespace:
         defaults = {"concurrency": None, "workers": 1, "executor": "local", "ray_address": None}

@@ -17,7 +17,7 @@ from corpus.support import BAD_ROWS, HANGS, ROOT, clean, failing, score_in_this_
 from lm_eval_a11y.cases import CaseError, get_case
 from lm_eval_a11y.corpus import STATUSES, GenericChecksMissingError, PageScore, score_features, score_pages
 from lm_eval_a11y.corpus.pages import admit
-from lm_eval_a11y.evaluator import Evaluator
+from lm_eval_a11y.engine.evaluator import Evaluator
 
 DISCLOSURE = ROOT / "test_cases" / "disclosure" / "examples"
 

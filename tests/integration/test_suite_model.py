@@ -24,7 +24,7 @@ from report.test_report_a11y import REPORT_CASE
 
 from lm_eval_a11y.cases import get_case, load_examples
 from lm_eval_a11y.cli import EXIT_ENVIRONMENT, EXIT_FAIL, main
-from lm_eval_a11y.evaluator import Evaluator, EvaluatorSettings
+from lm_eval_a11y.engine.evaluator import Evaluator, EvaluatorSettings
 from lm_eval_a11y.report import load_runs
 from lm_eval_a11y.suite_model import REPAIR_OPENING, SAMPLING_TEMPERATURE
 

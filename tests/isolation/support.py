@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from lm_eval_a11y.cases import Case, get_case
-from lm_eval_a11y.evaluator import AsyncEvaluator
+from lm_eval_a11y.engine.evaluator import AsyncEvaluator
 from lm_eval_a11y.observation import Observation
 from lm_eval_a11y.scoring import score_observation
 
@@ -130,7 +130,7 @@ def memory_cgroup_missing() -> str | None:
 
     The documented limit of a machine (docs/isolation.md: a container without write access to
     the cgroup hierarchy, a cgroup v2 tree that does not delegate the memory controller), found
-    without the code under test (lm_eval_a11y/jail.py): the process's own memory cgroup, from
+    without the code under test (lm_eval_a11y/engine/jail.py): the process's own memory cgroup, from
     /proc/self/cgroup and /proc/self/mounts, gets a child with a limit written and read back,
     which is then removed. The tests that need a cgroup are expected to fail exactly where this
     says why not.

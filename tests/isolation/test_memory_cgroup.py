@@ -1,4 +1,4 @@
-"""The browser's hard memory ceiling: a memory cgroup of its own (lm_eval_a11y/jail.py).
+"""The browser's hard memory ceiling: a memory cgroup of its own (lm_eval_a11y/engine/jail.py).
 
 The watchdog reads memory every 0.25 s; a page that allocates faster than that between two
 readings (one 3 GiB buffer at once) is stopped here by the kernel, at the cgroup's limit, and the
@@ -25,7 +25,8 @@ from isolation.support import (
     run,
     verdict_record,
 )
-from lm_eval_a11y.evaluator import CEILING_HEADROOM_MB, AsyncEvaluator, EvaluatorSettings
+from lm_eval_a11y.engine.evaluator import AsyncEvaluator, EvaluatorSettings
+from lm_eval_a11y.engine.settings import CEILING_HEADROOM_MB
 
 BROWSER_MB = 640
 NO_CGROUP = memory_cgroup_missing()

@@ -28,7 +28,7 @@ from isolation.support import (
     verdict_record,
 )
 from lm_eval_a11y.cases import Case
-from lm_eval_a11y.evaluator import AsyncEvaluator, EvaluatorSettings
+from lm_eval_a11y.engine.evaluator import AsyncEvaluator, EvaluatorSettings
 
 # Departure attacks: handlers of the events a leaving document gets, and work that is running
 # or falls due at the moment we leave.

@@ -28,8 +28,9 @@ from isolation.support import (
     run,
     verdict_record,
 )
-from lm_eval_a11y.evaluator import CEILING_HEADROOM_MB, AsyncEvaluator, Evaluator, EvaluatorSettings
-from lm_eval_a11y.memory import process_bytes
+from lm_eval_a11y.engine.evaluator import AsyncEvaluator, Evaluator, EvaluatorSettings
+from lm_eval_a11y.engine.memory import process_bytes
+from lm_eval_a11y.engine.settings import CEILING_HEADROOM_MB
 
 MEMORY_BOMBS = sorted(p.name for p in PAGES.glob("memory-*.html"))
 # Bombs whose memory lies outside the JavaScript heap and its cap: only the watchdog stops them.

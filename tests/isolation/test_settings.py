@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from lm_eval_a11y.evaluator import Evaluator, EvaluatorSettings
+from lm_eval_a11y.engine.evaluator import Evaluator, EvaluatorSettings
 
 
 @pytest.mark.parametrize("value", [math.nan, math.inf, -math.inf, 0, 0.0, -1, -0.5, "20", None, True])

@@ -1,4 +1,4 @@
-"""The memory watchdog's own kill (lm_eval_a11y/memory.py), in a real browser.
+"""The memory watchdog's own kill (lm_eval_a11y/engine/memory.py), in a real browser.
 
 Where the browser runs in a memory cgroup, the kernel stops a bomb at the cgroup's ceiling
 whatever the watchdog does, and a test that accepts any "memory limit" error cannot tell who
@@ -19,7 +19,8 @@ from isolation.support import (
     run,
     verdict_record,
 )
-from lm_eval_a11y.evaluator import CEILING_HEADROOM_MB, AsyncEvaluator, EvaluatorSettings
+from lm_eval_a11y.engine.evaluator import AsyncEvaluator, EvaluatorSettings
+from lm_eval_a11y.engine.settings import CEILING_HEADROOM_MB
 
 RENDERER_MB = 256
 BROWSER_MB = 2048

@@ -12,7 +12,7 @@ import pytest
 
 from lm_eval_a11y.cases import Case
 from lm_eval_a11y.checks import Outcome, Session, failed, passed, requirement
-from lm_eval_a11y.evaluator import Evaluator, EvaluatorSettings
+from lm_eval_a11y.engine.evaluator import Evaluator, EvaluatorSettings
 from lm_eval_a11y.observation import Observation
 from lm_eval_a11y.pricing import ModelPrice, PriceTable
 from lm_eval_a11y.report import build_report, render_report

@@ -8,7 +8,7 @@ import asyncio
 
 import pytest
 
-from lm_eval_a11y.admission import Admission, SlotPool
+from lm_eval_a11y.engine.admission import Admission, SlotPool
 
 
 def test_admits_at_most_working_in_arrival_order() -> None:

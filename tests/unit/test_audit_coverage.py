@@ -71,7 +71,7 @@ def test_observations_from_before_coverage_load_and_score_as_before() -> None:
 
 
 def test_markup_that_can_change_itself_is_waited_for() -> None:
-    from lm_eval_a11y.audit import may_change_itself
+    from lm_eval_a11y.engine.audit import may_change_itself
 
     assert not may_change_itself('<main><h1>Hi</h1><img src="data:image/png;base64,AA==" alt="x"></main>')
     for dynamic in (
@@ -88,7 +88,7 @@ def test_markup_that_can_change_itself_is_waited_for() -> None:
 
 
 def test_closed_shadow_root_search_skips_only_pages_that_cannot_have_one() -> None:
-    from lm_eval_a11y.audit import may_have_closed_shadow_roots
+    from lm_eval_a11y.engine.audit import may_have_closed_shadow_roots
 
     assert not may_have_closed_shadow_roots("<main><p>static</p></main>")
     assert may_have_closed_shadow_roots('<div><template shadowrootmode="closed"><p>x</p></template></div>')

@@ -21,7 +21,8 @@ from lm_eval_a11y.checks import (
     table_in,
     table_rows,
 )
-from lm_eval_a11y.session import Element, Session
+from lm_eval_a11y.engine.elements import Element
+from lm_eval_a11y.engine.session import Session
 
 
 def _element(

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from lm_eval_a11y.cases import get_case
-from lm_eval_a11y.check_order import acting_session_methods, guess_acts, guess_wait_ms
 from lm_eval_a11y.checks import Outcome, Session, passed
+from lm_eval_a11y.engine.check_order import acting_session_methods, guess_acts, guess_wait_ms
 
 
 def test_session_methods_that_act_are_found_from_the_session_code() -> None:

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from lm_eval_a11y import resources
-from lm_eval_a11y.browser import ChromiumNotFoundError, find_chromium
-from lm_eval_a11y.evaluator import AsyncEvaluator, Evaluator, EvaluatorSettings
+from lm_eval_a11y.engine.browser import ChromiumNotFoundError, find_chromium
+from lm_eval_a11y.engine.evaluator import AsyncEvaluator, Evaluator, EvaluatorSettings
 from lm_eval_a11y.resources import MissingResourceError
 
 

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from lm_eval_a11y.cases import Case, CaseError, get_case, load_case, load_cases
-from lm_eval_a11y.check_order import guess_acts
 from lm_eval_a11y.checks import Check, Outcome, Session, passed
-from lm_eval_a11y.evaluator import AsyncEvaluator
+from lm_eval_a11y.engine.check_order import guess_acts
+from lm_eval_a11y.engine.evaluator import AsyncEvaluator
 from lm_eval_a11y.generic import GENERIC_ID, generic_case, generic_dir
 
 PACKAGE = Path(__file__).resolve().parents[2] / "lm_eval_a11y"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from lm_eval_a11y.jail import _own_cgroups, open_jail
+from lm_eval_a11y.engine.jail import _own_cgroups, open_jail
 
 V1_MOUNTS = """\
 22 1 0:20 / /sys/fs/cgroup rw,relatime - tmpfs tmpfs rw,mode=755

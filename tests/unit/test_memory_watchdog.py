@@ -7,7 +7,7 @@ import itertools
 
 import pytest
 
-from lm_eval_a11y.memory import MemoryWatchdog
+from lm_eval_a11y.engine.memory import MemoryWatchdog
 
 MiB = 2**20
 
@@ -31,10 +31,10 @@ def _watchdog(sizes: dict[int, list[int]], kinds: dict[int, str]) -> MemoryWatch
 @pytest.fixture
 def killed(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     pids: list[int] = []
-    monkeypatch.setattr("lm_eval_a11y.memory.os.kill", lambda pid, _sig: pids.append(pid))
+    monkeypatch.setattr("lm_eval_a11y.engine.memory.os.kill", lambda pid, _sig: pids.append(pid))
     clock = itertools.count()
     # Readings 0.05 s apart, whatever the machine does meanwhile.
-    monkeypatch.setattr("lm_eval_a11y.memory.time.monotonic", lambda: next(clock) * 0.05)
+    monkeypatch.setattr("lm_eval_a11y.engine.memory.time.monotonic", lambda: next(clock) * 0.05)
     return pids
 
 

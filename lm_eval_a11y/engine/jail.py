@@ -1,6 +1,6 @@
 """A hard memory ceiling for the evaluator's browser: a memory cgroup of its own.
 
-The watchdog (:mod:`lm_eval_a11y.memory`) reads memory from ``/proc`` every 0.25 s and kills
+The watchdog (:mod:`lm_eval_a11y.engine.memory`) reads memory from ``/proc`` every 0.25 s and kills
 what is over a limit; a page that allocates faster than it has so far, or several pages growing
 at once, can take the browser past its ceiling between two readings. The kernel has no such gap:
 when a process of a memory cgroup would take the group past ``memory.limit_in_bytes`` (cgroup v1)
@@ -56,7 +56,7 @@ class MemoryJail:
         script = folder / "chromium-in-cgroup"
         script.write_text(
             "#!/bin/sh\n"
-            "# lm-eval-a11y: start Chromium inside the evaluator's memory cgroup (lm_eval_a11y/jail.py)\n"
+            "# lm-eval-a11y: start Chromium inside the evaluator's memory cgroup (lm_eval_a11y/engine/jail.py)\n"
             f"echo $$ > {shlex.quote(str(self.path / 'cgroup.procs'))} 2>/dev/null"
             " || echo 'lm-eval-a11y: could not enter the memory cgroup' >&2\n"
             f'exec {shlex.quote(str(executable))} "$@"\n'

@@ -48,11 +48,13 @@ def _code_names(code: types.CodeType) -> Iterator[str]:
 @cache
 def acting_session_methods() -> frozenset[str]:
     """Session methods that mark the page as acted on, directly or through another method."""
-    from lm_eval_a11y.session import Session
+    from lm_eval_a11y.engine.session import Session
 
+    # Session is assembled from one class per concern: its methods are those of its whole MRO.
     methods = {
         name: member.__code__
-        for name, member in vars(Session).items()
+        for cls in reversed(Session.__mro__)
+        for name, member in vars(cls).items()
         if inspect.isfunction(member) and not name.startswith("__")
     }
     acting = {"_touch"}

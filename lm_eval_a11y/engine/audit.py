@@ -32,10 +32,9 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from lm_eval_a11y.session import Tab
+from lm_eval_a11y.engine.tab import PARSE_CUT_SHORT, Tab
 
 __all__ = ["AuditPart", "audit_document", "has_closed_roots", "may_change_itself", "may_have_closed_shadow_roots"]
 
@@ -161,16 +160,6 @@ async def _expose_or_report(tab: Tab, world: int, pairs: list[tuple[int, int]], 
         part.unaudited.append(f"{len(pairs)} closed shadow root(s) that could not be opened: {str(err)[:200]}")
         return
     part.closed_shadow_roots += opened
-
-
-# Whether the browser stopped parsing this document (a form submitted or window.stop() called
-# while it loaded): it is complete without ever having been interactive, and what came after was
-# never parsed. The top document is checked as it loads (session._NAVIGATION_GUARD); a frame, in
-# _audit_frame.
-PARSE_CUT_SHORT = (
-    "(() => { const t = performance.getEntriesByType('navigation')[0];"
-    " return document.readyState === 'complete' && t !== undefined && t.domInteractive === 0; })()"
-)
 
 
 async def _audit_frame(

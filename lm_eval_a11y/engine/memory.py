@@ -1,6 +1,6 @@
 """A memory watchdog for the evaluator's Chromium: one page may not take the machine with it.
 
-V8's heap cap (``--max-old-space-size`` in :mod:`lm_eval_a11y.browser`) covers JavaScript
+V8's heap cap (``--max-old-space-size`` in :mod:`lm_eval_a11y.engine.browser`) covers JavaScript
 objects only. Canvases, ``ArrayBuffer`` contents, decoded images, WebGL buffers and the DOM live
 outside it: a page that allocates 8000x8000 canvases in a loop takes its renderer past 5 GiB in
 seconds. Chromium has no switch that caps a renderer's memory, so the evaluator watches: every
