@@ -37,9 +37,9 @@ from lm_eval_a11y.cases import Case
 from lm_eval_a11y.dataset import case_rows
 from lm_eval_a11y.expectations import Trial
 from lm_eval_a11y.extract import Extraction, extract_html
-from lm_eval_a11y.harness import build_record
 from lm_eval_a11y.observation import Observation
 from lm_eval_a11y.pricing import ModelPrice
+from lm_eval_a11y.records import build_record
 from lm_eval_a11y.scoring import decided_violations, generation_cost, score_observation, unmet_requirements
 from lm_eval_a11y.suite import ModelSpec, Suite, SuiteCase
 from lm_eval_a11y.suite_run import TrialRecord, trial_of, variant_task

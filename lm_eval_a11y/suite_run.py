@@ -173,7 +173,7 @@ def reference_trials(
     lm-eval output and shown in the HTML report like a model run."""
     from lm_eval_a11y.dataset import case_rows
     from lm_eval_a11y.extract import Extraction
-    from lm_eval_a11y.harness import build_record
+    from lm_eval_a11y.records import build_record
 
     plan = reference_plan(suite)
     if not plan:
