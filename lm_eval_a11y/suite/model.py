@@ -35,14 +35,14 @@ from typing import TYPE_CHECKING, Any
 
 from lm_eval_a11y.cases import Case
 from lm_eval_a11y.dataset import case_rows
-from lm_eval_a11y.expectations import Trial
 from lm_eval_a11y.extract import Extraction, extract_html
 from lm_eval_a11y.observation import Observation
 from lm_eval_a11y.pricing import ModelPrice
 from lm_eval_a11y.records import build_record
 from lm_eval_a11y.scoring import decided_violations, generation_cost, score_observation, unmet_requirements
-from lm_eval_a11y.suite import ModelSpec, Suite, SuiteCase
-from lm_eval_a11y.suite_run import TrialRecord, trial_of, variant_task
+from lm_eval_a11y.suite.expectations import Trial
+from lm_eval_a11y.suite.file import ModelSpec, Suite, SuiteCase
+from lm_eval_a11y.suite.run import TrialRecord, trial_of, variant_task
 from lm_eval_a11y.tokens import TokenizerUnavailableError, counter_for, parse_model_args, tokenizer_source
 
 if TYPE_CHECKING:

@@ -1,6 +1,6 @@
 """A suite run written the way lm-eval writes a run, so ``a11y-eval report`` and ``rescore`` read it.
 
-Every variant of the suite (mode, instructions, theme: :func:`~lm_eval_a11y.suite_run.variant_task`)
+Every variant of the suite (mode, instructions, theme: :func:`~lm_eval_a11y.suite.run.variant_task`)
 is one lm-eval *task*: one ``samples_<variant>_<date>.jsonl`` with a line per case (its trials as
 the doc's repeats, their sample records in ``filtered_resps``) and an entry in one
 ``results_<date>.json`` holding lm-eval's ``metric,a11y`` means and standard errors. Reference
@@ -30,8 +30,8 @@ from lm_eval_a11y.records import (
     write_results_file,
     write_samples_file,
 )
-from lm_eval_a11y.suite import ModelSpec
-from lm_eval_a11y.suite_run import REFERENCE_TASK, CaseRun, SuiteRun, variant_task
+from lm_eval_a11y.suite.file import ModelSpec
+from lm_eval_a11y.suite.run import REFERENCE_TASK, CaseRun, SuiteRun, variant_task
 
 __all__ = ["LM_EVAL_FOLDER", "write_lm_eval_output", "write_report"]
 
@@ -66,7 +66,7 @@ def write_lm_eval_output(run: SuiteRun, out_dir: Path, model: ModelSpec | None =
     """Write the run's samples and results files under ``out_dir/lm-eval/``; the results files.
 
     ``model`` is the model as run (with any ``--model-args`` applied); None for a reference run."""
-    from lm_eval_a11y.suite_model import gen_kwargs_for
+    from lm_eval_a11y.suite.model import gen_kwargs_for
 
     groups: dict[str, dict[str, list[CaseRun]]] = {}
     for case_run in run.cases:

@@ -2,7 +2,7 @@
 
 This module holds the trial records every mode shares, reference mode itself, and the writer of
 suite.json. Model and repair modes, which generate through lm-eval's model classes, live in
-:mod:`lm_eval_a11y.suite_model`; a suite that mixes modes runs each part with its own code and
+:mod:`lm_eval_a11y.suite.model`; a suite that mixes modes runs each part with its own code and
 the cases come back in the suite's order.
 
 In reference mode each case's own passing example pages are evaluated, with no model, so the run
@@ -24,10 +24,10 @@ from typing import TYPE_CHECKING, Any
 
 from lm_eval_a11y import __version__
 from lm_eval_a11y.cases import Example, load_examples
-from lm_eval_a11y.expectations import CaseOutcome, SuiteTotals, Trial, judge_case, suite_totals
 from lm_eval_a11y.observation import Observation
 from lm_eval_a11y.scoring import decided_violations, score_observation
-from lm_eval_a11y.suite import CaseSettings, Suite, SuiteCase, SuiteError
+from lm_eval_a11y.suite.expectations import CaseOutcome, SuiteTotals, Trial, judge_case, suite_totals
+from lm_eval_a11y.suite.file import CaseSettings, Suite, SuiteCase, SuiteError
 
 if TYPE_CHECKING:
     from lm_eval_a11y.evaluator import Evaluator
@@ -146,7 +146,7 @@ def trial_of(obs: Observation, label: str, round_: int = 1, example: str | None 
 def reference_plan(suite: Suite) -> list[tuple[int, int, Example]]:
     """Every evaluation of the reference cases as (case index, round, example), in run order.
 
-    Cases in other modes are skipped (they are run by :mod:`lm_eval_a11y.suite_model`). Raises
+    Cases in other modes are skipped (they are run by :mod:`lm_eval_a11y.suite.model`). Raises
     before any browser starts: a case without a passing page (:class:`SuiteError`), or a case
     whose examples do not load (``CaseError``)."""
     plan: list[tuple[int, int, Example]] = []
