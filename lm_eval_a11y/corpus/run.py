@@ -4,7 +4,7 @@ The command (:mod:`lm_eval_a11y.commands.corpus`) checks everything it can, writ
 :class:`RunSpec` into the run folder and starts this module as a process of its own
 (``python -m lm_eval_a11y.corpus.run SPEC``), which builds the pipeline and runs it:
 
-    rows reader (datatrove's Hugging Face reader) -> A11yFilter -> writer (Parquet or JSONL)
+    rows reader (datatrove's Hugging Face reader) -> A11yCorpusFilter -> writer (Parquet or JSONL)
                                                         \\-> exclusion writer (filter: dropped rows)
 
 The executor, datatrove's, owns everything about tasks: which rows each task reads (the reader
@@ -223,7 +223,7 @@ def build_pipeline(spec: RunSpec, features: Any = None) -> list[Any]:
     """Reader, filter and writers for ``spec``; ``features`` (of the input dataset) give the
     Parquet output its schema, so a column that starts with missing values keeps its type."""
     from lm_eval_a11y.corpus.rows import RowsJsonlWriter, RowsParquetWriter, RowsReader
-    from lm_eval_a11y.corpus.step import A11yFilter
+    from lm_eval_a11y.corpus.step import A11yCorpusFilter
 
     keys = PageScore.record_keys()
     schema = None
@@ -243,7 +243,7 @@ def build_pipeline(spec: RunSpec, features: Any = None) -> list[Any]:
     else:
         options = _dataset_options(spec.source, spec.cache_dir)
         reader = RowsReader(spec.source.kind, column=spec.column, dataset_options=options, batch_size=spec.batch_size)
-    step = A11yFilter(
+    step = A11yCorpusFilter(
         keep="all" if spec.command == "score" else spec.keep,
         column=spec.column,
         case=spec.case,
