@@ -46,6 +46,7 @@ __all__ = [
     "find_input",
     "load_rows",
     "main",
+    "task_concurrency",
 ]
 
 RUN_FOLDER = ".a11y-run"
@@ -322,3 +323,22 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+def task_concurrency(concurrency: int | None, *, workers: int, executor: str, ray_address: str | None) -> int:
+    """Pages at once in one task's pool: ``concurrency`` when given, else the machine's default
+    pool shared by the tasks it runs at once.
+
+    Every task has a browser pool of its own; at the default two pages per core each, ``--workers
+    2`` on two cores put 16 pages on them at once, and the largest pages of a corpus then ran out
+    of their time budget under the Ray executor (2 of 200 on the benchmark corpus) although the
+    API scored them: a verdict must not depend on how the run was split. On a Ray cluster
+    (``ray_address``) the tasks spread over its machines, and each keeps the default.
+    """
+    from lm_eval_a11y.browser import DEFAULT_CONCURRENCY
+
+    if concurrency is not None:
+        return int(concurrency)
+    if executor == "ray" and ray_address:
+        return DEFAULT_CONCURRENCY
+    return max(1, DEFAULT_CONCURRENCY // int(workers))

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from lm_eval_a11y.cases import get_case, load_examples
-from lm_eval_a11y.commands.run import model_label, take_screenshot_option
 from lm_eval_a11y.dataset import case_rows
 from lm_eval_a11y.harness import A11yTaskFilter
+from lm_eval_a11y.lm_eval_args import model_label, take_screenshot_option
 from lm_eval_a11y.records import parse_record_strict
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
