@@ -1,14 +1,17 @@
 """The lm-eval glue: a filter that evaluates every generation of a task in one batch, and
-``process_results`` that turns the saved evidence into per-doc numbers.
+``process_results`` that turns each doc's sample records into its numbers.
 
 Flow inside lm-eval:
 
-    responses ─▶ A11yFilter.apply (extract → one Evaluator, one browser pool, all pages)
-              ─▶ filtered_resps = one JSON *sample record* per generation (the full evidence)
-              ─▶ process_results (parse records → scoring.doc_metrics) ─▶ lm-eval ``mean`` + stderr
+    responses ─▶ A11yTaskFilter.apply (extract → one Evaluator, one browser pool, all pages)
+              ─▶ filtered_resps = one JSON *sample record* per generation (evidence and verdict,
+                 judged once: :func:`lm_eval_a11y.records.build_record`)
+              ─▶ process_results (the verdicts the records carry → scoring.doc_metrics)
+              ─▶ lm-eval ``mean`` + stderr
 
 The record is what ``--log_samples`` keeps, so a report or a re-score never needs the browser or
-the model again. Its layout is a contract (``SCHEMA``), documented in ``tasks/a11y_html/README.md``.
+the model again. Its layout is a contract (:data:`lm_eval_a11y.records.SCHEMA`), documented in
+``tasks/a11y_html/README.md``; :mod:`lm_eval_a11y.records` owns it.
 
 This module imports lm-eval only for the ``Filter`` base class, and the browser only when the filter
 runs: importing it (which lm-eval does when it reads the task YAML) starts nothing.
@@ -16,9 +19,7 @@ runs: importing it (which lm-eval does when it reads the task YAML) starts nothi
 
 from __future__ import annotations
 
-import json
 import logging
-import math
 import os
 import re
 import sys
@@ -32,27 +33,19 @@ from lm_eval_a11y.cases import Case, CaseError, get_case
 from lm_eval_a11y.engine.browser import DEFAULT_CONCURRENCY
 from lm_eval_a11y.extract import Extraction, extract_html
 from lm_eval_a11y.observation import Observation
-from lm_eval_a11y.scoring import PASS_AT_K, SampleMetrics, doc_metrics, sample_metrics, score_observation
+from lm_eval_a11y.records import build_record, flatten_responses, parse_record_strict, record_text, records_doc_metrics
 
 __all__ = [
-    "SCHEMA",
     "A11yFilter",
-    "RecordError",
-    "build_record",
+    "A11yTaskFilter",
     "evaluate_responses",
-    "parse_record",
     "preflight",
     "process_results",
-    "record_metrics",
     "resolve_case",
+    "screenshot_dir",
 ]
 
-SCHEMA = "lm-eval-a11y/sample@1"
 log = logging.getLogger("lm_eval_a11y")
-
-
-class RecordError(ValueError):
-    """A filtered response is not a sample record of the schema this package writes."""
 
 
 def preflight() -> None:
@@ -85,77 +78,6 @@ def resolve_case(doc: dict[str, Any]) -> tuple[Case | None, str | None]:
             "use the dataset built by this package version (a11y-eval dataset build) or install the matching package"
         )
     return case, None
-
-
-def _score_dict(obs: Observation | None, extraction: Extraction, metrics: SampleMetrics) -> dict[str, Any]:
-    reasons: list[str]
-    if obs is None:
-        reasons = ["no HTML document found in the response"]
-        score = None
-    else:
-        score = score_observation(obs)
-        reasons = list(score.reasons)
-
-    def num(value: float) -> float | None:
-        return None if math.isnan(value) else value
-
-    return {
-        "verdict": "pass" if metrics.passed else "fail",
-        "passed": metrics.passed,
-        "reasons": reasons,
-        "axe_clean": metrics.axe_clean,
-        "axe_failures": num(metrics.axe_failures),
-        "axe_best_practice_failures": None if score is None else score.axe_best_practice_failures,
-        "requirements_total": None if score is None else score.requirements_total,
-        "requirements_passed": None if score is None else score.requirements_passed,
-        "best_practices_total": None if score is None else score.best_practices_total,
-        "best_practices_passed": None if score is None else score.best_practices_passed,
-        "req_pass_rate": num(metrics.req_pass_rate),
-        "bp_pass_rate": num(metrics.bp_pass_rate),
-        "checks_passed": num(metrics.checks_passed),
-        "html_found": extraction.found,
-        "truncated": extraction.truncated,
-        # The pixel check of colour contrast (docs/contrast.md); None: not known for this record.
-        "contrast_overturned": None if score is None else score.contrast_overturned,
-        "contrast_resolved_pass": None if score is None else score.contrast_resolved_pass,
-        "contrast_resolved_fail": None if score is None else score.contrast_resolved_fail,
-        "contrast_incomplete": None if score is None else score.contrast_incomplete,
-    }
-
-
-def _metrics(obs: Observation | None, extraction: Extraction) -> SampleMetrics:
-    return sample_metrics(
-        None if obs is None else score_observation(obs),
-        html_found=extraction.found,
-        truncated=extraction.truncated,
-        completed=obs is not None and obs.status == "ok",
-    )
-
-
-def build_record(
-    doc: dict[str, Any],
-    extraction: Extraction,
-    observation: Observation | None,
-    *,
-    error: str | None = None,
-    case_version: str | None = None,
-) -> dict[str, Any]:
-    """The sample record (schema ``lm-eval-a11y/sample@1``) for one generation."""
-    record: dict[str, Any] = {
-        "schema": SCHEMA,
-        "case_id": str(doc.get("id", "")),
-        "case_version": case_version if case_version is not None else str(doc.get("version", "")),
-        "html": extraction.html,
-        "html_found": extraction.found,
-        "truncated": extraction.truncated,
-        "extraction": extraction.to_dict(),
-        "error": error,
-        "observation": None if observation is None else observation.to_dict(),
-        "score": None,
-    }
-    if error is None:
-        record["score"] = _score_dict(observation, extraction, _metrics(observation, extraction))
-    return record
 
 
 def _progress_printer(total: int, stream: Any = None) -> Callable[[int, int], None]:
@@ -262,7 +184,7 @@ def _env_int(name: str, default: int) -> int:
     return value
 
 
-class A11yFilter(Filter):  # type: ignore[misc]
+class A11yTaskFilter(Filter):  # type: ignore[misc]
     """lm-eval filter: every response of every doc becomes a JSON sample record, in one batch.
 
     YAML options: ``concurrency`` (pages at once; default ``A11Y_CONCURRENCY``, else
@@ -279,53 +201,21 @@ class A11yFilter(Filter):  # type: ignore[misc]
     def apply(self, resps: Iterable[Sequence[str]], docs: Sequence[dict[str, Any]]) -> list[list[str]]:
         responses = [[r if isinstance(r, str) else str(r) for r in rs] for rs in resps]
         records = evaluate_responses(list(docs), responses, concurrency=self.concurrency, timeout_s=self.timeout_s)
-        return [[json.dumps(rec, ensure_ascii=False) for rec in recs] for recs in records]
+        return [[record_text(rec) for rec in recs] for recs in records]
 
 
-def parse_record(raw: str | dict[str, Any]) -> dict[str, Any]:
-    """A sample record from a filtered response (JSON text) or an already-parsed dict."""
-    if isinstance(raw, dict):
-        record = raw
-    else:
-        try:
-            record = json.loads(raw)
-        except (TypeError, json.JSONDecodeError) as err:
-            raise RecordError(
-                "the filtered response is not a sample record; the task needs the a11y filter "
-                f"(filter_list in tasks/a11y_html/a11y_html.yaml). Got: {str(raw)[:80]!r}"
-            ) from err
-    if not isinstance(record, dict) or record.get("schema") != SCHEMA:
-        raise RecordError(f"expected a record with schema {SCHEMA!r}, got {str(raw)[:80]!r}")
-    return record
-
-
-def record_metrics(record: dict[str, Any]) -> SampleMetrics:
-    """Per-sample numbers, recomputed from the saved observation with the current scoring rules."""
-    extraction = Extraction(
-        html=record.get("html", ""),
-        found=bool(record.get("html_found")),
-        truncated=bool(record.get("truncated")),
-        how=str((record.get("extraction") or {}).get("how", "")),
-    )
-    obs_data = record.get("observation")
-    obs = None if obs_data is None else Observation.from_dict(obs_data)
-    return _metrics(obs, extraction)
+A11yFilter = A11yTaskFilter
+"""The name the task YAMLs have used for :class:`A11yTaskFilter` (``utils.A11yFilter``)."""
 
 
 def process_results(doc: dict[str, Any], results: Sequence[Any]) -> dict[str, float]:
-    """lm-eval ``process_results``: the doc's numbers from its sample records.
+    """lm-eval ``process_results``: the doc's numbers from the verdicts its sample records carry.
 
     ``results`` holds one entry per request of the doc (one here), each the list of that
-    request's filtered responses (``repeats`` records). A doc whose case could not be resolved
-    returns no metrics: it is excluded from every mean (and logged), not counted as a failure of
-    the model.
+    request's filtered responses (``repeats`` records). Anything that is not a record of this
+    package raises :class:`~lm_eval_a11y.records.RecordError`. A doc whose case could not be
+    resolved returns no metrics: it is excluded from every mean (and logged), not counted as a
+    failure of the model.
     """
-    raw: list[Any] = []
-    for item in results:
-        raw.extend(item if isinstance(item, list | tuple) else [item])
-    records = [parse_record(r) for r in raw]
-    errors = [r["error"] for r in records if r.get("error")]
-    if errors:
-        log.error("lm-eval-a11y: doc %s excluded from the metrics: %s", doc.get("id"), errors[0])
-        return {}
-    return doc_metrics([record_metrics(r) for r in records], PASS_AT_K)
+    records = [parse_record_strict(r) for r in flatten_responses(list(results))]
+    return records_doc_metrics(doc, records)

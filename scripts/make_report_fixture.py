@@ -6,7 +6,7 @@ Nothing here calls a language model. The answers are built from each case's own 
 (wrapped in the prose and code fences chat models use), plus a few awkward ones (no HTML at all, a
 cut-off answer, a hostile page). Everything after that is real: the pages are rendered and
 checked by the project's own :class:`Evaluator` in Chromium with axe-core, the sample records are
-the ones the lm-eval task writes (:func:`lm_eval_a11y.harness.build_record`), the numbers are
+the ones the lm-eval task writes (:func:`lm_eval_a11y.records.build_record`), the numbers are
 computed with :mod:`lm_eval_a11y.scoring` as lm-eval's ``mean`` would, and the files are written
 by lm-eval's own ``EvaluationTracker`` so the folder layout and names are exactly lm-eval 0.4.13's.
 
@@ -32,9 +32,9 @@ from lm_eval_a11y.cases import Case, get_case, load_examples
 from lm_eval_a11y.dataset import case_rows
 from lm_eval_a11y.engine.evaluator import Evaluator, EvaluatorSettings
 from lm_eval_a11y.extract import extract_html
-from lm_eval_a11y.harness import build_record
 from lm_eval_a11y.observation import Observation
-from lm_eval_a11y.scoring import doc_metrics, mean_stderr, sample_metrics, score_observation
+from lm_eval_a11y.records import build_record, record_text, rejudge
+from lm_eval_a11y.scoring import doc_metrics, mean_stderr
 from lm_eval_a11y.tokens import TokenCounter, TokenizerSource
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -231,17 +231,8 @@ def write_run(
                     record["tokens"]["hit_limit"] = True  # the cut-off answer stands for one that used the budget
             record["model"] = model_name
             responses.append(response)
-            records.append(json.dumps(record, ensure_ascii=False))
-            obs_data = record["observation"]
-            obs = None if obs_data is None else Observation.from_dict(obs_data)
-            metrics.append(
-                sample_metrics(
-                    None if obs is None else score_observation(obs),
-                    html_found=record["html_found"],
-                    truncated=record["truncated"],
-                    completed=obs is not None and obs.status == "ok",
-                )
-            )
+            records.append(record_text(record))
+            metrics.append(rejudge(record).metrics)
         numbers = doc_metrics(metrics, (1, 2, 3) if repeats > 1 else (1,))
         per_doc.append(numbers)
         sample = {

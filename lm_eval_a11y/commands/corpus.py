@@ -40,7 +40,6 @@ from typing import IO, Any
 
 from lm_eval_a11y.cli import EXIT_FAIL, EXIT_OK, UsageError, add_pool_options, positive_int, say
 from lm_eval_a11y.corpus.keep import KeepRule
-from lm_eval_a11y.engine.browser import DEFAULT_CONCURRENCY
 
 _SUMMARY_KEYS = ("a11y_status", "a11y_pass", "a11y_score", "a11y_axe_rules", "a11y_checks_failed")
 
@@ -103,19 +102,12 @@ def register(sub: Any) -> None:
 
 
 def _concurrency(args: argparse.Namespace) -> int:
-    """``--concurrency``, or the machine's default pool shared by the tasks it runs at once.
+    """``--concurrency``, or the machine's default pool shared by the tasks it runs at once."""
+    from lm_eval_a11y.corpus.run import task_concurrency
 
-    Every task has a browser pool of its own; at the default two pages per core each, ``--workers
-    2`` on two cores put 16 pages on them at once, and the largest pages of a corpus then ran out
-    of their time budget under the Ray executor (2 of 200 on the benchmark corpus) although the
-    API scored them: a verdict must not depend on how the run was split. On a Ray cluster
-    (``--ray-address``) the tasks spread over its machines, and each keeps the default.
-    """
-    if args.concurrency is not None:
-        return int(args.concurrency)
-    if args.executor == "ray" and args.ray_address:
-        return DEFAULT_CONCURRENCY
-    return max(1, DEFAULT_CONCURRENCY // int(args.workers))
+    return task_concurrency(
+        args.concurrency, workers=args.workers, executor=args.executor, ray_address=args.ray_address
+    )
 
 
 def _require(module: str, why: str) -> None:

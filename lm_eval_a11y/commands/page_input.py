@@ -8,23 +8,16 @@ regular file, standard input (``-``, ``/dev/stdin``) and the pipe of a process s
 a directory, a named pipe, a device or a socket is ``not_a_file`` and is never opened, since
 reading a FIFO without a writer, or ``/dev/zero``, would never end.
 
-Decoding follows the order a browser uses for a document that comes without an HTTP charset:
-
-1. a byte-order mark (UTF-8, UTF-16 LE or BE) wins;
-2. else a ``<meta charset=...>`` or ``<meta http-equiv="Content-Type" content="...; charset=...">``
-   in the first 1024 bytes, read with the WHATWG label rules (``iso-8859-1``, ``latin1`` and
-   ``ascii`` mean windows-1252; a meta that claims UTF-16 means UTF-8);
-3. else the default: UTF-8 when the bytes are valid UTF-8, windows-1252 otherwise.
-
-The page is then rendered from the decoded text, and the encoding and where it came from are
-recorded. Input that is empty, binary, plain prose, a JSON value, or a model's answer rather than
-a page is not rendered (:mod:`lm_eval_a11y.page_kind`): it fails with a reason that says what it
-is (``--extract`` pulls the page out of an answer the way the lm-eval task does).
+Decoding follows the order a browser uses for a document that comes without an HTTP charset
+(:func:`lm_eval_a11y.decoding.decode_html`). The page is then rendered from the decoded text, and
+the encoding and where it came from are recorded. Input that is empty, binary, plain prose, a JSON
+value, or a model's answer rather than a page is not rendered (:mod:`lm_eval_a11y.page_kind`): it
+fails with a reason that says what it is (``--extract`` pulls the page out of an answer the way
+the lm-eval task does).
 """
 
 from __future__ import annotations
 
-import codecs
 import os
 import re
 import stat
@@ -33,10 +26,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Literal
 
+from lm_eval_a11y.decoding import decode_html
 from lm_eval_a11y.extract import Extraction, extract_html
 from lm_eval_a11y.page_kind import not_a_page
 
-__all__ = ["USAGE_STATUSES", "InputStatus", "PageInput", "decode_html", "read_page"]
+__all__ = ["USAGE_STATUSES", "InputStatus", "PageInput", "read_page"]
 
 InputStatus = Literal["empty", "not_html", "too_large", "not_found", "not_a_file", "unreadable"]
 """Why a page given to ``score`` is not rendered; the words of the corpus statuses where they
@@ -55,30 +49,6 @@ _SPECIAL = (
     (stat.S_ISSOCK, "a socket"),
 )
 
-_BOMS: tuple[tuple[bytes, str], ...] = (
-    (codecs.BOM_UTF8, "utf-8"),
-    (codecs.BOM_UTF16_LE, "utf-16-le"),
-    (codecs.BOM_UTF16_BE, "utf-16-be"),
-)
-_PRESCAN_BYTES = 1024
-_META_CHARSET = re.compile(rb"<meta\b[^>]*?charset\s*=\s*[\"']?\s*([A-Za-z0-9._:-]+)", re.IGNORECASE)
-# WHATWG Encoding Standard labels whose meaning differs from Python's codec of the same name.
-_LABELS = {
-    "ascii": "cp1252",
-    "us-ascii": "cp1252",
-    "iso-8859-1": "cp1252",
-    "iso8859-1": "cp1252",
-    "latin1": "cp1252",
-    "l1": "cp1252",
-    "windows-1252": "cp1252",
-    "x-cp1252": "cp1252",
-    "gb2312": "gbk",
-    "utf-16": "utf-8",
-    "utf-16le": "utf-8",
-    "utf-16be": "utf-8",
-    "unicode": "utf-8",
-}
-_DISPLAY = {"cp1252": "windows-1252", "utf_8": "utf-8", "utf-16-le": "utf-16le", "utf-16-be": "utf-16be"}
 
 
 @dataclass(frozen=True)
@@ -117,33 +87,6 @@ class PageInput:
             if self.extraction is None
             else {**self.extraction.to_dict(), "found": self.extraction.found, "truncated": self.extraction.truncated},
         }
-
-
-def _codec_for_label(label: bytes) -> str | None:
-    text = label.decode("ascii", "replace").strip().lower()
-    if text in _LABELS:
-        return _LABELS[text]
-    try:
-        return codecs.lookup(text).name
-    except LookupError:
-        return None  # an unknown label is ignored, as a browser ignores it
-
-
-def decode_html(data: bytes) -> tuple[str, str, str]:
-    """``(text, encoding, source)`` for the raw bytes of a page; see the module docstring."""
-    for bom, codec in _BOMS:
-        if data.startswith(bom):
-            return data[len(bom) :].decode(codec, errors="replace"), _DISPLAY.get(codec, codec), "byte-order mark"
-    meta = _META_CHARSET.search(data[:_PRESCAN_BYTES])
-    if meta is not None:
-        declared = _codec_for_label(meta.group(1))
-        if declared is not None:
-            name = _DISPLAY.get(declared, declared.replace("_", "-"))
-            return data.decode(declared, errors="replace"), name, "<meta charset>"
-    try:
-        return data.decode("utf-8"), "utf-8", "default (valid UTF-8)"
-    except UnicodeDecodeError:
-        return data.decode("cp1252", errors="replace"), "windows-1252", "default (not valid UTF-8)"
 
 
 class _Refused(Exception):

@@ -15,15 +15,26 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import re
-import time
 from pathlib import Path
 from typing import Any
 
 from lm_eval_a11y.cli import EXIT_FAIL, EXIT_OK, UsageError, add_pool_options, say
 from lm_eval_a11y.engine.browser import DEFAULT_CONCURRENCY
-
-_SAMPLES = re.compile(r"^samples_(?P<task>.+)_(?P<stamp>\d{4}-\d{2}-\d{2}T[\d\-.]+)\.jsonl$")
+from lm_eval_a11y.records import (
+    RecordError,
+    aggregate_samples,
+    filtered_resps,
+    flatten_responses,
+    newest_samples_by_task,
+    parse_record_strict,
+    records_doc_metrics,
+    results_file_name,
+    samples_file_name,
+    saved_extraction,
+    utc_stamp,
+    write_results_file,
+    write_samples_file,
+)
 
 
 def register(sub: Any) -> None:
@@ -46,35 +57,6 @@ def register(sub: Any) -> None:
     parser.set_defaults(handler=run)
 
 
-def _is_rescore_output(path: Path) -> bool:
-    """Whether a samples file was written by ``rescore`` (its first sample says ``rescored``).
-
-    A re-score written with ``--out`` inside the run folder carries a newer time stamp than the
-    run itself; without this, the next re-score would take it as the run's newest samples."""
-    try:
-        with path.open(encoding="utf-8") as fh:
-            first = fh.readline()
-        return bool(json.loads(first).get("rescored")) if first.strip() else False
-    except (OSError, ValueError, AttributeError):
-        return False  # unreadable here; load_samples reports it with its line number
-
-
-def find_sample_files(run_dir: Path) -> dict[str, Path]:
-    """The newest samples file of each task under ``run_dir``; lm-eval's own files before any
-    re-score output (``rescored-*`` folders, or files whose samples are marked ``rescored``)."""
-    newest: dict[str, tuple[bool, str, Path]] = {}
-    for path in sorted(run_dir.rglob("samples_*.jsonl")):
-        if any(part.startswith("rescored-") for part in path.relative_to(run_dir).parts):
-            continue
-        match = _SAMPLES.match(path.name)
-        task = match.group("task") if match else path.stem.removeprefix("samples_")
-        stamp = match.group("stamp") if match else ""
-        original = not _is_rescore_output(path)
-        if task not in newest or (original, stamp) >= newest[task][:2]:
-            newest[task] = (original, stamp, path)
-    return {task: path for task, (_, _, path) in sorted(newest.items())}
-
-
 def load_samples(path: Path, *, need_records: bool) -> list[dict[str, Any]]:
     """The samples of one file, each checked before anything is evaluated or written.
 
@@ -82,8 +64,6 @@ def load_samples(path: Path, *, need_records: bool) -> list[dict[str, Any]]:
     JSON (a line cut off when the run was killed), has no ``doc``, or, when the saved records are
     needed (everything but ``--reextract`` in the browser), has a ``filtered_resps`` entry that
     is not a sample record of this package."""
-    from lm_eval_a11y.harness import RecordError
-
     samples: list[dict[str, Any]] = []
     with path.open(encoding="utf-8", errors="replace") as fh:
         for number, line in enumerate(fh, start=1):
@@ -111,22 +91,14 @@ def load_samples(path: Path, *, need_records: bool) -> list[dict[str, Any]]:
 
 
 def _records_of(sample: dict[str, Any]) -> list[dict[str, Any]]:
-    from lm_eval_a11y.harness import RecordError, parse_record
-
-    raw: list[Any] = []
     resps = sample.get("filtered_resps", [])
     if not isinstance(resps, list):
         raise RecordError(f"'filtered_resps' is not a list of sample records: {str(resps)[:80]!r}")
-    for item in resps:
-        raw.extend(item if isinstance(item, list) else [item])
-    return [parse_record(r) for r in raw]
+    return [parse_record_strict(r) for r in flatten_responses(resps)]
 
 
 def _raw_answers(sample: dict[str, Any]) -> list[str]:
-    answers: list[str] = []
-    for item in sample.get("resps", []):
-        answers.extend(str(a) for a in (item if isinstance(item, list) else [item]))
-    return answers
+    return [str(a) for a in flatten_responses(sample.get("resps", []))]
 
 
 def rescore_samples(
@@ -141,7 +113,7 @@ def rescore_samples(
     """New sample dicts (lm-eval's layout) with fresh records in ``filtered_resps`` and fresh metrics."""
     from lm_eval_a11y.cases import CaseError, get_case
     from lm_eval_a11y.extract import Extraction, extract_html
-    from lm_eval_a11y.harness import evaluate_responses, process_results
+    from lm_eval_a11y.harness import evaluate_responses
 
     samples = [s for s in samples if s.get("filter", "a11y") == "a11y"]
     docs: list[dict[str, Any]] = []
@@ -155,20 +127,7 @@ def rescore_samples(
         if reextract:
             extractions.append([extract_html(a) for a in _raw_answers(sample)])
         else:
-            extractions.append(
-                [
-                    Extraction(
-                        html=r.get("html", ""),
-                        found=bool(r.get("html_found")),
-                        truncated=bool(r.get("truncated")),
-                        how=str((r.get("extraction") or {}).get("how", "")),
-                        blocks=int((r.get("extraction") or {}).get("blocks", 0)),
-                        ignored=tuple((r.get("extraction") or {}).get("ignored", ())),
-                        think=bool((r.get("extraction") or {}).get("think", False)),
-                    )
-                    for r in _records_of(sample)
-                ]
-            )
+            extractions.append([saved_extraction(r) for r in _records_of(sample)])
     if from_observations:
         records = [_records_of(s) for s in samples]
     else:
@@ -181,10 +140,11 @@ def rescore_samples(
         )
     out = []
     for sample, doc, recs in zip(samples, docs, records, strict=True):
-        metrics = process_results(doc, [recs])
+        # Saved observations are judged again by the rules installed now; fresh records carry theirs.
+        metrics = records_doc_metrics(doc, recs, rejudge_observations=from_observations)
         new = {k: v for k, v in sample.items() if k not in set(sample.get("metrics", []))}
         new["doc"] = doc
-        new["filtered_resps"] = [[json.dumps(r, ensure_ascii=False) for r in recs]]
+        new["filtered_resps"] = filtered_resps(recs, "per-request")
         new["metrics"] = sorted(metrics)
         new["rescored"] = True
         new.update(metrics)
@@ -192,30 +152,15 @@ def rescore_samples(
     return out
 
 
-def aggregate(samples: list[dict[str, Any]]) -> dict[str, Any]:
-    """lm-eval style ``metric,a11y`` / ``metric_stderr,a11y`` numbers over the docs that have each metric."""
-    from lm_eval_a11y.scoring import mean_stderr
-
-    names = sorted({m for s in samples for m in s.get("metrics", [])})
-    result: dict[str, Any] = {}
-    for name in names:
-        values = [float(s[name]) for s in samples if name in s.get("metrics", [])]
-        mean, stderr = mean_stderr(values)
-        result[f"{name},a11y"] = mean
-        result[f"{name}_stderr,a11y"] = "N/A" if stderr != stderr else stderr
-    result["samples"] = len(samples)
-    return result
-
-
 def run(args: argparse.Namespace) -> int:
     if not args.run_dir.is_dir():
         raise UsageError(f"no such run folder: {args.run_dir}")
-    files = find_sample_files(args.run_dir)
+    files = newest_samples_by_task(args.run_dir)
     if not files:
         raise UsageError(f"no samples_*.jsonl under {args.run_dir}; run lm_eval with --log_samples --output_path")
     need_records = args.from_observations or not args.reextract
     loaded = {task: load_samples(path, need_records=need_records) for task, path in files.items()}
-    stamp = time.strftime("%Y-%m-%dT%H-%M-%S", time.gmtime())
+    stamp = utc_stamp(fraction=False)
     rescored: dict[str, list[dict[str, Any]]] = {}
     results: dict[str, Any] = {}
     for task, samples in loaded.items():
@@ -227,15 +172,12 @@ def run(args: argparse.Namespace) -> int:
             concurrency=args.concurrency,
             timeout_s=args.timeout,
         )
-        results[task] = {"alias": task, **aggregate(rescored[task])}
+        results[task] = {"alias": task, **aggregate_samples(rescored[task])}
     # Written only now that every task is done: a bad input or Ctrl-C leaves no half-made folder.
     out_dir = args.out or args.run_dir / f"rescored-{stamp}"
     out_dir.mkdir(parents=True, exist_ok=True)
     for task, path in files.items():
-        target = out_dir / f"samples_{task}_{stamp}.jsonl"
-        with target.open("w", encoding="utf-8") as fh:
-            for sample in rescored[task]:
-                fh.write(json.dumps(sample, ensure_ascii=False) + "\n")
+        write_samples_file(out_dir / samples_file_name(task, stamp), rescored[task])
         say(f"{task}: {len(rescored[task])} docs re-scored from {path}")
         for key, value in results[task].items():
             if key.endswith(",a11y") and "_stderr" not in key:
@@ -250,7 +192,7 @@ def run(args: argparse.Namespace) -> int:
         "allow_version_change": args.allow_version_change,
         "date": stamp,
     }
-    results_path = out_dir / f"results_{stamp}.json"
-    results_path.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    results_path = out_dir / results_file_name(stamp)
+    write_results_file(results_path, report)
     say(f"results: {results_path}")
     return EXIT_OK if results else EXIT_FAIL

@@ -155,7 +155,7 @@ def _write_json(path: Path, data: dict[str, Any]) -> None:
 def _with_model_args(suite: Suite, overrides: str | None) -> Suite:
     from dataclasses import replace
 
-    from lm_eval_a11y.suite_model import merge_model_args
+    from lm_eval_a11y.suite.model import merge_model_args
 
     if not overrides:
         return suite
@@ -167,7 +167,7 @@ def _with_model_args(suite: Suite, overrides: str | None) -> Suite:
 def _load_model(suite: Suite) -> Any:
     """The suite's lm-eval model, or None when no case generates. Exit 2 for a model class lm-eval
     does not have; exit 3 (the model is not ready) when it does not load."""
-    from lm_eval_a11y.suite_model import ModelLoadError, UnknownModelError, load_model
+    from lm_eval_a11y.suite.model import ModelLoadError, UnknownModelError, load_model
 
     if suite.model is None or not suite.generates:
         return None
@@ -216,9 +216,9 @@ def run_suite(args: argparse.Namespace) -> int:
     from lm_eval_a11y.commands.score import writable_folder
     from lm_eval_a11y.engine.evaluator import Evaluator, EvaluatorSettings
     from lm_eval_a11y.suite import SuiteError
-    from lm_eval_a11y.suite_model import ModelRunError, UnknownModelError, model_class, model_trials
-    from lm_eval_a11y.suite_output import write_lm_eval_output, write_report
-    from lm_eval_a11y.suite_run import finish_run, now_utc, reference_plan, reference_trials, suite_json
+    from lm_eval_a11y.suite.model import ModelRunError, UnknownModelError, model_class, model_trials
+    from lm_eval_a11y.suite.output import write_lm_eval_output, write_report
+    from lm_eval_a11y.suite.run import finish_run, now_utc, reference_plan, reference_trials, suite_json
 
     suite = _load(args.suite)
     if args.cases is not None:

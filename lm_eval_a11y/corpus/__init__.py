@@ -5,7 +5,7 @@
         page.status, page.a11y_pass, page.score, page.axe_rules, page.checks_failed
 
 :func:`score_pages` gives one :class:`PageScore` per input, in input order, and never drops one:
-a bad row gets a status and a reason. :class:`A11yFilter` is the same scoring as a datatrove
+a bad row gets a status and a reason. :class:`A11yCorpusFilter` is the same scoring as a datatrove
 pipeline step (it needs the ``corpus`` extra); ``a11y-eval corpus score|filter`` runs it over a
 Parquet or JSONL file. :func:`a11y_reward` makes a reward function for TRL's ``GRPOTrainer``
 from the same scoring.
@@ -30,10 +30,11 @@ from lm_eval_a11y.corpus.pages import (
 from lm_eval_a11y.corpus.reward import A11yReward, RewardOutcome, a11y_reward, accessibility_reward
 
 if TYPE_CHECKING:
-    from lm_eval_a11y.corpus.step import A11yFilter
+    from lm_eval_a11y.corpus.step import A11yCorpusFilter, A11yFilter
 
 __all__ = [
     "STATUSES",
+    "A11yCorpusFilter",
     "A11yFilter",
     "A11yReward",
     "GenericChecksMissingError",
@@ -53,8 +54,9 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     # The datatrove step loads datatrove; the rest of the package works without it.
-    if name == "A11yFilter":
-        from lm_eval_a11y.corpus.step import A11yFilter
+    # A11yFilter is the step's earlier name.
+    if name in ("A11yCorpusFilter", "A11yFilter"):
+        from lm_eval_a11y.corpus import step
 
-        return A11yFilter
+        return getattr(step, name)
     raise AttributeError(f"module 'lm_eval_a11y.corpus' has no attribute {name!r}")

@@ -4,7 +4,7 @@ The command (:mod:`lm_eval_a11y.commands.corpus`) checks everything it can, writ
 :class:`RunSpec` into the run folder and starts this module as a process of its own
 (``python -m lm_eval_a11y.corpus.run SPEC``), which builds the pipeline and runs it:
 
-    rows reader (datatrove's Hugging Face reader) -> A11yFilter -> writer (Parquet or JSONL)
+    rows reader (datatrove's Hugging Face reader) -> A11yCorpusFilter -> writer (Parquet or JSONL)
                                                         \\-> exclusion writer (filter: dropped rows)
 
 The executor, datatrove's, owns everything about tasks: which rows each task reads (the reader
@@ -50,6 +50,7 @@ __all__ = [
     "find_input",
     "load_rows",
     "main",
+    "task_concurrency",
 ]
 
 RUN_FOLDER = ".a11y-run"
@@ -260,7 +261,7 @@ def build_pipeline(spec: RunSpec, features: Any = None) -> list[Any]:
     """Reader, filter and writers for ``spec``; ``features`` (of the input dataset) give the
     Parquet output its schema, so a column that starts with missing values keeps its type."""
     from lm_eval_a11y.corpus.rows import RowsJsonlWriter, RowsParquetWriter, RowsReader
-    from lm_eval_a11y.corpus.step import A11yFilter
+    from lm_eval_a11y.corpus.step import A11yCorpusFilter
 
     keys = PageScore.record_keys()
     schema = None
@@ -281,7 +282,7 @@ def build_pipeline(spec: RunSpec, features: Any = None) -> list[Any]:
     else:
         options = _dataset_options(data_files(spec.source, spec.cache_dir, spec.column), spec.cache_dir)
         reader = RowsReader(spec.source.kind, column=spec.column, dataset_options=options, batch_size=spec.batch_size)
-    step = A11yFilter(
+    step = A11yCorpusFilter(
         keep="all" if spec.command == "score" else spec.keep,
         column=spec.column,
         case=spec.case,
@@ -362,3 +363,22 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+def task_concurrency(concurrency: int | None, *, workers: int, executor: str, ray_address: str | None) -> int:
+    """Pages at once in one task's pool: ``concurrency`` when given, else the machine's default
+    pool shared by the tasks it runs at once.
+
+    Every task has a browser pool of its own; at the default two pages per core each, ``--workers
+    2`` on two cores put 16 pages on them at once, and the largest pages of a corpus then ran out
+    of their time budget under the Ray executor (2 of 200 on the benchmark corpus) although the
+    API scored them: a verdict must not depend on how the run was split. On a Ray cluster
+    (``ray_address``) the tasks spread over its machines, and each keeps the default.
+    """
+    from lm_eval_a11y.engine.browser import DEFAULT_CONCURRENCY
+
+    if concurrency is not None:
+        return int(concurrency)
+    if executor == "ray" and ray_address:
+        return DEFAULT_CONCURRENCY
+    return max(1, DEFAULT_CONCURRENCY // int(workers))

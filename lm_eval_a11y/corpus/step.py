@@ -3,11 +3,11 @@
     from datatrove.executor import LocalPipelineExecutor
     from datatrove.pipeline.readers import ParquetReader
     from datatrove.pipeline.writers import ParquetWriter
-    from lm_eval_a11y.corpus import A11yFilter
+    from lm_eval_a11y.corpus import A11yCorpusFilter
 
     LocalPipelineExecutor([
         ParquetReader("pages/", text_key="html"),
-        A11yFilter(keep="score>=0.5", exclusion_writer=ParquetWriter("dropped/")),
+        A11yCorpusFilter(keep="score>=0.5", exclusion_writer=ParquetWriter("dropped/")),
         ParquetWriter("kept/"),
     ], tasks=8, logging_dir="logs/").run()
 
@@ -38,10 +38,10 @@ from lm_eval_a11y.corpus.pages import PageScore, resolve_checks, score_pages
 from lm_eval_a11y.engine.browser import DEFAULT_CONCURRENCY
 from lm_eval_a11y.engine.evaluator import Evaluator, EvaluatorSettings
 
-__all__ = ["A11yFilter"]
+__all__ = ["A11yCorpusFilter", "A11yFilter"]
 
 
-class A11yFilter(BaseFilter):
+class A11yCorpusFilter(BaseFilter):
     """Score each document's HTML in Chromium, write the scores into its metadata, and keep the
     documents ``keep`` accepts (``"passing"``, ``"score>=X"``, ``"all"`` or a :class:`KeepRule`).
 
@@ -153,3 +153,7 @@ class A11yFilter(BaseFilter):
         state["_evaluator"] = None
         state["_case"] = None
         return state
+
+
+A11yFilter = A11yCorpusFilter
+"""The name :class:`A11yCorpusFilter` was published under; pipelines that use it keep working."""

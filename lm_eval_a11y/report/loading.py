@@ -1,23 +1,19 @@
-"""Reading lm-eval output folders: results files, samples files and the sample records in them.
+"""Reading lm-eval output folders into report series: results files, samples files and the
+sample records in them.
 
-lm-eval 0.4.13 writes, for ``--output_path OUT``, ``OUT/<sanitized model name>/results_<date>.json``
-and, with ``--log_samples``, ``samples_<task>_<date>.jsonl`` beside it, with the same ``<date>``.
-With ``--output_path OUT/name.json`` it writes ``OUT/name_<date>.json`` and the samples files in
-``OUT``. A user may hand us the output folder, a model folder or a results file; all are found.
-
-Every line of a samples file is one doc; its ``filtered_resps`` hold the JSON sample records our
-filter wrote (nested one level per request, and turned into text by lm-eval). Records are read
-tolerantly: a key that is missing is unknown, an entry that is no record becomes a sample that
-says so, and nothing here raises for the content of a run, only for a path that holds no run.
+A user may hand us the output folder, a model folder or a results file; all are found
+(:mod:`lm_eval_a11y.records.files` knows lm-eval's layout). Every line of a samples file is one
+doc; its ``filtered_resps`` hold the JSON sample records our filter wrote. Records are read
+tolerantly (:func:`~lm_eval_a11y.records.parse_record_tolerant`): a key that is missing is
+unknown, an entry that is no record becomes a sample that says so, and nothing here raises for
+the content of a run, only for a path that holds no run.
 """
 
 from __future__ import annotations
 
-import ast
 import json
 import math
-import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from functools import cached_property
@@ -25,17 +21,20 @@ from pathlib import Path
 from typing import Any
 
 from lm_eval_a11y.observation import Observation
-from lm_eval_a11y.scoring import SampleMetrics, SampleScore, sample_metrics, score_observation
+from lm_eval_a11y.records import (
+    RunError,
+    Verdict,
+    date_id,
+    find_results,
+    flatten_responses,
+    judge,
+    parse_record_tolerant,
+    samples_beside_results,
+)
+from lm_eval_a11y.scoring import SampleMetrics, SampleScore
 from lm_eval_a11y.tokens import TokenUsage, parse_model_args
 
 __all__ = ["RunError", "RunSeries", "Sample", "load_runs"]
-
-RECORD_SCHEMA = "lm-eval-a11y/sample@1"
-_MAX_DEPTH = 3
-
-
-class RunError(ValueError):
-    """A path given to the report holds no lm-eval results."""
 
 
 @dataclass(frozen=True)
@@ -63,18 +62,17 @@ class Sample:
         return self.task, self.doc_id
 
     @cached_property
-    def score(self) -> SampleScore | None:
-        return None if self.observation is None else score_observation(self.observation)
+    def verdict(self) -> Verdict:
+        """Judged from the saved observation with the rules installed now."""
+        return judge(self.observation, html_found=self.html_found, truncated=self.truncated)
 
-    @cached_property
+    @property
+    def score(self) -> SampleScore | None:
+        return self.verdict.score
+
+    @property
     def metrics(self) -> SampleMetrics:
-        obs = self.observation
-        return sample_metrics(
-            self.score,
-            html_found=self.html_found,
-            truncated=self.truncated,
-            completed=obs is not None and obs.status == "ok",
-        )
+        return self.verdict.metrics
 
     @property
     def passed(self) -> bool:
@@ -160,116 +158,7 @@ def _count_by_doc(samples: tuple[Sample, ...]) -> dict[tuple[str, int], int]:
     return counts
 
 
-# ---------------------------------------------------------------------------------------- finding files
-
-
-_MAX_RESULTS_BYTES = 50_000_000  # results files are a few KB; anything this big is something else
-
-
-def _looks_like_results(path: Path) -> bool:
-    if path.suffix != ".json" or path.name.startswith("samples_"):
-        return False
-    try:
-        if path.stat().st_size > _MAX_RESULTS_BYTES:
-            return False
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
-        return False
-    return isinstance(data, dict) and isinstance(data.get("results"), dict)
-
-
-def _walk(folder: Path, depth: int) -> Iterator[Path]:
-    try:
-        entries = sorted(folder.iterdir())
-    except OSError:
-        return
-    for entry in entries:
-        if entry.is_file():
-            yield entry
-        elif entry.is_dir() and depth < _MAX_DEPTH and not entry.name.startswith("."):
-            yield from _walk(entry, depth + 1)
-
-
-def find_results(path: Path) -> list[Path]:
-    """Every lm-eval results file at ``path`` (a results file, a model folder or the output folder)."""
-    path = Path(path)
-    if path.is_file():
-        if not _looks_like_results(path):
-            raise RunError(f"{path}: not an lm-eval results file (a JSON object with a 'results' mapping)")
-        return [path]
-    if not path.is_dir():
-        raise RunError(f"{path}: no such file or folder")
-    found = [p for p in _walk(path, 0) if _looks_like_results(p)]
-    if not found:
-        raise RunError(
-            f"{path}: holds no lm-eval results file (results_<date>.json); give the folder passed to "
-            "lm_eval --output_path, a model folder inside it, or a results file"
-        )
-    return found
-
-
-_DATE_SUFFIX = re.compile(r"_(\d{4}-\d{2}-\d{2}T[0-9-]+\.\d+)$")
-
-
-def date_id(results_path: Path) -> str | None:
-    """The ``<date>`` lm-eval put in a results file name (shared by its samples files)."""
-    match = _DATE_SUFFIX.search(results_path.stem)
-    return match.group(1) if match else None
-
-
-def find_samples(results_path: Path, task: str) -> Path | None:
-    """The samples file of ``task`` written with this results file, if lm-eval logged samples."""
-    folder = results_path.parent
-    stamp = date_id(results_path)
-    if stamp is not None:
-        exact = folder / f"samples_{task}_{stamp}.jsonl"
-        if exact.is_file():
-            return exact
-    # A results file that was renamed or copied without its date: accept the only candidate.
-    # (Only names whose rest is a date: "samples_a11y_html_*" also matches a11y_html_instructed's.)
-    own = re.compile(rf"^samples_{re.escape(task)}_\d{{4}}-\d{{2}}-\d{{2}}T[0-9.-]+\.jsonl$")
-    candidates = sorted(p for p in folder.glob(f"samples_{task}_*.jsonl") if own.match(p.name))
-    results_files = [p for p in folder.glob("*.json") if _looks_like_results(p)]
-    if len(candidates) == 1 and len(results_files) == 1:
-        return candidates[0]
-    return None
-
-
 # ---------------------------------------------------------------------------------------- parsing
-
-
-def _flatten(value: Any) -> list[Any]:
-    if isinstance(value, list | tuple):
-        out: list[Any] = []
-        for item in value:
-            out.extend(_flatten(item))
-        return out
-    return [value]
-
-
-def parse_record(raw: Any) -> dict[str, Any] | None:
-    """A sample record from a filtered response; None when the entry is not one."""
-    if isinstance(raw, Mapping):
-        data: Any = dict(raw)
-    elif isinstance(raw, str):
-        text = raw.strip()
-        if not text.startswith("{"):
-            return None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError:
-            # lm-eval writes non-string responses with str(): a Python dict literal.
-            try:
-                data = ast.literal_eval(text)
-            except (ValueError, SyntaxError, MemoryError, RecursionError):
-                return None
-    else:
-        return None
-    if not isinstance(data, dict):
-        return None
-    if data.get("schema") != RECORD_SCHEMA and "observation" not in data:
-        return None
-    return data
 
 
 def _bool(value: Any) -> bool | None:
@@ -296,7 +185,7 @@ def _resolve_screenshot(value: Any, base: Path) -> Path | None:
 def _sample_from(
     raw: Any, case_id: str, doc_id: int, index: int, response: str | None, prompt_sent: str | None, base: Path
 ) -> Sample:
-    record = parse_record(raw)
+    record = parse_record_tolerant(raw)
     if record is None:
         text = raw if isinstance(raw, str) else repr(raw)
         return Sample(
@@ -391,8 +280,8 @@ def read_samples(path: Path, task: str = "") -> tuple[list[Sample], dict[str, Ca
             doc_id = raw_id if isinstance(raw_id, int) else number - 1
             case = _case_doc(doc, f"doc-{doc_id}")
             cases.setdefault(case.case_id, case)
-            filtered = _flatten(line.get("filtered_resps", []))
-            responses = _flatten(line.get("resps", []))
+            filtered = flatten_responses(line.get("filtered_resps", []))
+            responses = flatten_responses(line.get("resps", []))
             prompt = _prompt_sent(line)
             for index, raw in enumerate(filtered):
                 response = responses[index] if len(responses) == len(filtered) else None
@@ -483,7 +372,7 @@ def load_results(path: Path) -> list[RunSeries]:
     tasks = list(configs) if isinstance(configs, Mapping) and configs else list(results["results"])
     loaded: dict[str, tuple[list[Sample], dict[str, CaseDoc], list[str], Path | None]] = {}
     for task in tasks:
-        samples_path = find_samples(path, task)
+        samples_path = samples_beside_results(path, task)
         if samples_path is None:
             note = f"no samples file for task {task} beside {path.name}: run lm_eval with --log_samples"
             loaded[task] = ([], {}, [note], None)

@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from lm_eval_a11y.dataset import load_task_dataset, smoke_docs, task_docs
-from lm_eval_a11y.harness import A11yFilter, preflight, process_results
+from lm_eval_a11y.harness import A11yFilter, A11yTaskFilter, preflight, process_results
 
 __all__ = [
     "A11yFilter",
+    "A11yTaskFilter",
     "content_docs",
     "docs",
     "form_docs",

@@ -14,7 +14,7 @@ import pytest
 
 from cli.support import ROOT, usage_error
 from lm_eval_a11y.cli import EXIT_OK, main
-from lm_eval_a11y.commands.rescore import find_sample_files
+from lm_eval_a11y.records import newest_samples_by_task
 
 RUN = ROOT / "tests" / "fixtures" / "runs" / "model-b"
 
@@ -91,9 +91,9 @@ def test_a_rescore_inside_the_run_is_not_the_newest_run(run_dir: Path, capsys: p
     assert main(["rescore", str(run_dir), "--from-observations", "--out", str(inside)]) == EXIT_OK
     (written,) = inside.glob("samples_*.jsonl")
     assert written.name > original.name, "its time stamp is newer than the run's"
-    assert find_sample_files(run_dir) == {"a11y_html": original}
+    assert newest_samples_by_task(run_dir) == {"a11y_html": original}
     capsys.readouterr()
     assert main(["rescore", str(run_dir), "--from-observations"]) == EXIT_OK
     assert f"from {original}" in capsys.readouterr().out
     # Given on its own, a re-score output is still found.
-    assert find_sample_files(inside) == {"a11y_html": written}
+    assert newest_samples_by_task(inside) == {"a11y_html": written}

@@ -12,7 +12,7 @@ import pytest
 
 from cli.support import CLEAN, FAILING, PAGES, run_script, usage_error
 from lm_eval_a11y.cli import EXIT_FAIL, EXIT_OK, main
-from lm_eval_a11y.commands.page_input import decode_html
+from lm_eval_a11y.decoding import decode_html
 from lm_eval_a11y.engine.evaluator import EvaluatorSettings
 
 LIMIT = EvaluatorSettings().max_html_bytes

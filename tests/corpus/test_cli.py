@@ -223,18 +223,15 @@ def test_a_run_folder_is_resumed_only_with_the_same_settings(
 def test_split_runs_share_the_machines_pool_unless_told() -> None:
     """Each task has a pool of its own: the tasks that run at once on one machine share its
     default pages at once, so a run split over workers loads the cores as an unsplit one."""
-    import argparse
-
-    from lm_eval_a11y.commands.corpus import _concurrency
+    from lm_eval_a11y.corpus.run import task_concurrency
     from lm_eval_a11y.engine.browser import DEFAULT_CONCURRENCY
 
-    def args(**given: object) -> argparse.Namespace:
-        defaults = {"concurrency": None, "workers": 1, "executor": "local", "ray_address": None}
-        return argparse.Namespace(**(defaults | given))
+    def pool(concurrency: int | None = None, workers: int = 1, executor: str = "local", ray: str | None = None) -> int:
+        return task_concurrency(concurrency, workers=workers, executor=executor, ray_address=ray)
 
-    assert _concurrency(args()) == DEFAULT_CONCURRENCY
-    assert _concurrency(args(workers=2)) == max(1, DEFAULT_CONCURRENCY // 2)
-    assert _concurrency(args(workers=2, executor="ray")) == max(1, DEFAULT_CONCURRENCY // 2)
-    assert _concurrency(args(workers=64)) == 1
-    assert _concurrency(args(workers=2, executor="ray", ray_address="auto")) == DEFAULT_CONCURRENCY
-    assert _concurrency(args(workers=2, concurrency=3)) == 3
+    assert pool() == DEFAULT_CONCURRENCY
+    assert pool(workers=2) == max(1, DEFAULT_CONCURRENCY // 2)
+    assert pool(workers=2, executor="ray") == max(1, DEFAULT_CONCURRENCY // 2)
+    assert pool(workers=64) == 1
+    assert pool(workers=2, executor="ray", ray="auto") == DEFAULT_CONCURRENCY
+    assert pool(workers=2, concurrency=3) == 3

@@ -11,13 +11,13 @@ from datatrove.data import Document
 from datatrove.pipeline.writers import JsonlWriter
 
 from corpus.support import BAD_ROWS, clean, failing
-from lm_eval_a11y.corpus import A11yFilter, PageScore
+from lm_eval_a11y.corpus import A11yCorpusFilter, PageScore
 
 
 def test_the_filter_scores_keeps_and_sends_the_dropped_to_the_exclusion_writer(tmp_path: Path) -> None:
     texts = [clean(1), failing(2), str(BAD_ROWS[3][0]), clean(4)]
     docs = [Document(text=text, id=f"d{i}") for i, text in enumerate(texts)]
-    step = A11yFilter(
+    step = A11yCorpusFilter(
         keep="passing",
         generic=False,
         batch_size=3,
@@ -44,7 +44,7 @@ def test_the_html_can_come_from_a_metadata_column() -> None:
         Document(text="a caption", id="a", metadata={"page": clean(1)}),
         Document(text="a caption", id="b", metadata={}),
     ]
-    step = A11yFilter(keep="all", column="page", generic=False, prefix="q_", concurrency=1)
+    step = A11yCorpusFilter(keep="all", column="page", generic=False, prefix="q_", concurrency=1)
     kept = list(step.run(iter(docs)))
     assert [(d.id, d.metadata["q_status"], d.metadata["q_a11y_pass"]) for d in kept] == [
         ("a", "ok", True),
@@ -53,6 +53,13 @@ def test_the_html_can_come_from_a_metadata_column() -> None:
 
 
 def test_the_step_is_picklable_without_its_pool(tmp_path: Path) -> None:
-    step = A11yFilter(keep="score>=0.5", column="html", generic=False, progress_dir=tmp_path)
+    step = A11yCorpusFilter(keep="score>=0.5", column="html", generic=False, progress_dir=tmp_path)
     copy = pickle.loads(pickle.dumps(step))
     assert str(copy.keep) == "score>=0.5" and copy.column == "html" and copy._evaluator is None
+
+
+def test_the_step_keeps_its_old_name() -> None:
+    """Pipelines written before the rename import ``A11yFilter``: the same class."""
+    from lm_eval_a11y.corpus import A11yFilter
+
+    assert A11yFilter is A11yCorpusFilter

@@ -15,9 +15,10 @@ import pytest
 from lm_eval_a11y import dataset as ds
 from lm_eval_a11y.cases import load_cases
 from lm_eval_a11y.cli import main
-from lm_eval_a11y.commands.run import lm_eval_command
 from lm_eval_a11y.extract import extract_html
-from lm_eval_a11y.harness import build_record, process_results, resolve_case
+from lm_eval_a11y.harness import process_results, resolve_case
+from lm_eval_a11y.lm_eval_args import lm_eval_command
+from lm_eval_a11y.records import build_record
 from lm_eval_a11y.resources import tasks_dir
 
 CASES = load_cases()

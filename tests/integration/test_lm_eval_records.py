@@ -9,7 +9,8 @@ import pytest
 
 from lm_eval_a11y.cases import load_cases
 from lm_eval_a11y.extract import extract_html
-from lm_eval_a11y.harness import SCHEMA, A11yFilter, RecordError, build_record, evaluate_responses, process_results
+from lm_eval_a11y.harness import A11yTaskFilter, evaluate_responses, process_results
+from lm_eval_a11y.records import SCHEMA, RecordError, build_record
 
 CASE = load_cases()[0]
 DOC = {"id": CASE.id, "version": CASE.version, "prompt": CASE.prompt, "category": CASE.category}
@@ -52,12 +53,19 @@ def test_record_keeps_how_the_html_was_found() -> None:
 
 
 def test_filter_settings_from_yaml_and_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert A11yFilter(concurrency=3, timeout_s=5).concurrency == 3
+    assert A11yTaskFilter(concurrency=3, timeout_s=5).concurrency == 3
     monkeypatch.setenv("A11Y_CONCURRENCY", "4")
-    assert A11yFilter().concurrency == 4
+    assert A11yTaskFilter().concurrency == 4
     monkeypatch.setenv("A11Y_CONCURRENCY", "many")
     with pytest.raises(ValueError, match="A11Y_CONCURRENCY must be a whole number"):
-        A11yFilter()
+        A11yTaskFilter()
     monkeypatch.setenv("A11Y_CONCURRENCY", "0")
     with pytest.raises(ValueError, match="at least 1"):
-        A11yFilter()
+        A11yTaskFilter()
+
+
+def test_the_task_filter_keeps_its_old_name() -> None:
+    """Task YAMLs written before the rename name ``utils.A11yFilter``: the same class."""
+    from lm_eval_a11y.harness import A11yFilter
+
+    assert A11yFilter is A11yTaskFilter

@@ -15,7 +15,7 @@ from lm_eval.loggers import EvaluationTracker
 from test_lm_eval_task import CASES, EXAMPLES, ExampleLM, expected, run
 
 from lm_eval_a11y.cli import main
-from lm_eval_a11y.commands.rescore import find_sample_files
+from lm_eval_a11y.records import newest_samples_by_task
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +39,7 @@ def _rescored(run_dir: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
 
 def test_rescore_in_the_browser_reproduces_the_run(saved_run: tuple[Path, dict[str, Any]]) -> None:
     run_dir, original = saved_run
-    assert list(find_sample_files(run_dir)) == ["a11y_html"]
+    assert list(newest_samples_by_task(run_dir)) == ["a11y_html"]
     assert main(["rescore", str(run_dir)]) == 0
     again, samples = _rescored(run_dir)
     for name in ("pass", "req_pass_rate", "checks_passed", "axe_clean", "html_found"):
@@ -54,7 +54,7 @@ def test_rescore_from_observations_and_with_a_changed_page(
     saved_run: tuple[Path, dict[str, Any]], tmp_path: Path
 ) -> None:
     run_dir, original = saved_run
-    (samples_file,) = find_sample_files(run_dir).values()
+    (samples_file,) = newest_samples_by_task(run_dir).values()
     lines = [json.loads(line) for line in samples_file.read_text(encoding="utf-8").splitlines()]
 
     # No browser: the saved observations alone give the same numbers.

@@ -19,7 +19,7 @@ from lm_eval.api.model import LM
 from lm_eval.tasks import TaskManager
 
 from lm_eval_a11y.cases import Case, CaseError, Example, load_cases, load_examples
-from lm_eval_a11y.harness import SCHEMA
+from lm_eval_a11y.records import SCHEMA
 from lm_eval_a11y.resources import tasks_dir
 from lm_eval_a11y.scoring import mean_stderr
 

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from lm_eval_a11y.cases import load_cases
-from lm_eval_a11y.harness import SCHEMA
+from lm_eval_a11y.records import SCHEMA
 from lm_eval_a11y.resources import tasks_dir
 
 GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"

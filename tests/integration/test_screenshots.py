@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 
 from lm_eval_a11y.cases import get_case, load_examples
-from lm_eval_a11y.commands.run import model_label, take_screenshot_option
 from lm_eval_a11y.dataset import case_rows
-from lm_eval_a11y.harness import A11yFilter, parse_record
+from lm_eval_a11y.harness import A11yTaskFilter
+from lm_eval_a11y.lm_eval_args import model_label, take_screenshot_option
+from lm_eval_a11y.records import parse_record_strict
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -25,16 +26,16 @@ def _doc_and_answer() -> tuple[dict[str, object], str]:
 def test_screenshots_are_off_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("A11Y_SCREENSHOTS", raising=False)
     doc, answer = _doc_and_answer()
-    (records,) = A11yFilter(concurrency=1).apply([[answer]], [doc])
-    assert parse_record(records[0])["observation"]["screenshot"] is None
+    (records,) = A11yTaskFilter(concurrency=1).apply([[answer]], [doc])
+    assert parse_record_strict(records[0])["observation"]["screenshot"] is None
 
 
 def test_screenshot_per_model_case_and_sample(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("A11Y_SCREENSHOTS", str(tmp_path / "shots"))
     monkeypatch.setenv("A11Y_MODEL_LABEL", "SmolLM2 135M/Q4")
     doc, answer = _doc_and_answer()
-    (records,) = A11yFilter(concurrency=1).apply([[answer, answer]], [doc])
-    paths = [Path(parse_record(r)["observation"]["screenshot"]) for r in records]
+    (records,) = A11yTaskFilter(concurrency=1).apply([[answer, answer]], [doc])
+    paths = [Path(parse_record_strict(r)["observation"]["screenshot"]) for r in records]
     assert [p.name for p in paths] == ["SmolLM2_135M_Q4__disclosure__0.png", "SmolLM2_135M_Q4__disclosure__1.png"]
     for path in paths:
         assert path.is_absolute() and path.parent == (tmp_path / "shots").resolve()

@@ -26,7 +26,7 @@ from lm_eval_a11y.cases import get_case, load_examples
 from lm_eval_a11y.cli import EXIT_ENVIRONMENT, EXIT_FAIL, main
 from lm_eval_a11y.engine.evaluator import Evaluator, EvaluatorSettings
 from lm_eval_a11y.report import load_runs
-from lm_eval_a11y.suite_model import REPAIR_OPENING, SAMPLING_TEMPERATURE
+from lm_eval_a11y.suite.model import REPAIR_OPENING, SAMPLING_TEMPERATURE
 
 _names = count()
 

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from lm_eval_a11y.report.loading import RunError, RunSeries, load_runs, parse_record
+from lm_eval_a11y.records import parse_record_tolerant
+from lm_eval_a11y.report.loading import RunError, RunSeries, load_runs
 
 
 def _model_dirs(runs: Path) -> list[Path]:
@@ -129,12 +130,12 @@ def test_paths_without_results_are_errors(tmp_path: Path) -> None:
         load_runs([other])
 
 
-def test_parse_record_refuses_what_is_not_a_record() -> None:
-    assert parse_record("plain text") is None
-    assert parse_record("{broken") is None
-    assert parse_record('{"schema": "something-else"}') is None
-    assert parse_record('["a list"]') is None
-    assert parse_record('{"schema": "lm-eval-a11y/sample@1", "html": "<p>"}') == {
+def test_tolerant_parse_refuses_what_is_not_a_record() -> None:
+    assert parse_record_tolerant("plain text") is None
+    assert parse_record_tolerant("{broken") is None
+    assert parse_record_tolerant('{"schema": "something-else"}') is None
+    assert parse_record_tolerant('["a list"]') is None
+    assert parse_record_tolerant('{"schema": "lm-eval-a11y/sample@1", "html": "<p>"}') == {
         "schema": "lm-eval-a11y/sample@1",
         "html": "<p>",
     }

@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from lm_eval_a11y.cli import main
-from lm_eval_a11y.commands.report import SCREENSHOT_BUDGET_MIB
+from lm_eval_a11y.cli import build_parser, main
 from lm_eval_a11y.report import build_report, render_report
 from lm_eval_a11y.report.loading import RunSeries
 from lm_eval_a11y.report.render import DEFAULT_SCREENSHOT_BUDGET, screenshot_modes
@@ -39,7 +38,8 @@ def _shot_sizes(series: list[RunSeries]) -> list[int]:
 
 
 def test_the_command_default_is_the_renderers() -> None:
-    assert SCREENSHOT_BUDGET_MIB * 1024 * 1024 == DEFAULT_SCREENSHOT_BUDGET
+    args = build_parser().parse_args(["report", "out"])
+    assert args.screenshot_budget * 1024 * 1024 == DEFAULT_SCREENSHOT_BUDGET
 
 
 def test_thumbnails_open_full_size_with_alt_text(series: list[RunSeries], tmp_path: Path) -> None:

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from lm_eval_a11y.case_validation import RunOutcome, compare, format_case
 from lm_eval_a11y.cases import get_case, load_examples
 from lm_eval_a11y.cli import EXIT_FAIL, EXIT_OK, EXIT_USAGE, main
-from lm_eval_a11y.commands.cases import RunOutcome, compare, format_case
 from lm_eval_a11y.observation import AxeResult, CheckResult, Observation, Timings
 from lm_eval_a11y.resources import cases_dir
 

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from lm_eval_a11y.expectations import (
+from lm_eval_a11y.scoring import nearest_rank
+from lm_eval_a11y.suite.expectations import (
     EXPECTATION_NAMES,
     CaseOutcome,
     Expectations,
@@ -22,7 +23,6 @@ from lm_eval_a11y.expectations import (
     judge_case,
     suite_totals,
 )
-from lm_eval_a11y.scoring import nearest_rank
 
 OK = Trial(passed=True, checks=(("a", "pass"), ("b", "na")), axe_failures=0, duration_ms=100.0, label="ok")
 BAD = Trial(passed=False, checks=(("a", "fail"), ("b", "na")), axe_rules=("label",), axe_failures=2, label="bad")
@@ -345,7 +345,7 @@ def test_the_module_is_pure() -> None:
     import ast
     from pathlib import Path
 
-    import lm_eval_a11y.expectations as module
+    import lm_eval_a11y.suite.expectations as module
 
     tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
     imported = {

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from lm_eval_a11y.cases import load_cases
-from lm_eval_a11y.expectations import Expectations
 from lm_eval_a11y.pricing import ModelPrice
 from lm_eval_a11y.resources import suites_dir
 from lm_eval_a11y.suite import SuiteError, load_suite
+from lm_eval_a11y.suite.expectations import Expectations
 
 REF = "name: s\ndefaults: {mode: reference}\n"
 MODEL = "name: s\nmodel: {name: hf, args: pretrained=x}\n"
@@ -333,7 +333,7 @@ def test_the_self_test_covers_every_case_in_reference_mode() -> None:
 def test_the_release_gate_shows_every_expectation() -> None:
     suite = load_suite(suites_dir() / "release-gate.yaml")
     stated = {name for c in suite.cases for name in c.settings.expect.stated()}
-    from lm_eval_a11y.expectations import EXPECTATION_NAMES
+    from lm_eval_a11y.suite.expectations import EXPECTATION_NAMES
 
     assert set(EXPECTATION_NAMES) <= stated
     assert {"model", "repair"} <= set(suite.modes)

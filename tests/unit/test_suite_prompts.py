@@ -15,7 +15,7 @@ from lm_eval_a11y.cases import get_case
 from lm_eval_a11y.observation import CheckResult, Observation
 from lm_eval_a11y.resources import tasks_dir
 from lm_eval_a11y.suite import ModelSpec
-from lm_eval_a11y.suite_model import (
+from lm_eval_a11y.suite.model import (
     DARK_THEME,
     INSTRUCTIONS_TEXT,
     REPAIR_OPENING,

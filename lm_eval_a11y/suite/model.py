@@ -31,18 +31,19 @@ import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from lm_eval_a11y.cases import Case
 from lm_eval_a11y.dataset import case_rows
-from lm_eval_a11y.expectations import Trial
 from lm_eval_a11y.extract import Extraction, extract_html
-from lm_eval_a11y.harness import build_record
 from lm_eval_a11y.observation import Observation
 from lm_eval_a11y.pricing import ModelPrice
+from lm_eval_a11y.records import Verdict, build_record, judge
 from lm_eval_a11y.scoring import decided_violations, generation_cost, score_observation, unmet_requirements
-from lm_eval_a11y.suite import ModelSpec, Suite, SuiteCase
-from lm_eval_a11y.suite_run import TrialRecord, trial_of, variant_task
+from lm_eval_a11y.suite.expectations import Trial
+from lm_eval_a11y.suite.file import ModelSpec, Suite, SuiteCase
+from lm_eval_a11y.suite.run import TrialRecord, trial_of, variant_task
 from lm_eval_a11y.tokens import TokenizerUnavailableError, counter_for, parse_model_args, tokenizer_source
 
 if TYPE_CHECKING:
@@ -291,6 +292,11 @@ class _Turn:
     observation: Observation | None
     generation_ms: float
 
+    @cached_property
+    def verdict(self) -> Verdict:
+        """The page judged once: the trial and its sample record share it."""
+        return judge(self.observation, html_found=self.extraction.found, truncated=self.extraction.truncated)
+
 
 @dataclass(frozen=True)
 class _Plan:
@@ -369,12 +375,12 @@ def _evaluate(
 
 def _verdict(turn: _Turn) -> tuple[bool, str, str | None, tuple[str, ...]]:
     """Passed, status, error and reasons of one turn's page."""
-    if turn.observation is None:
+    score = turn.verdict.score
+    if turn.observation is None or score is None:
         why = "no HTML document found in the response" + (
             " (the response was empty)" if not turn.response.strip() else ""
         )
         return False, NO_HTML, why, (why,)
-    score = score_observation(turn.observation)
     return score.passed, turn.observation.status, turn.observation.error, score.reasons
 
 
@@ -512,7 +518,11 @@ def _record(
     obs = final.observation
     label = f"#{plan.round + 1}"
     # What the final page showed, read as a reference trial reads it; no page: nothing seen.
-    seen = trial_of(obs, label).trial if obs is not None else Trial(passed=False, axe_failures=None, label=label)
+    seen = (
+        trial_of(obs, label, score=final.verdict.score).trial
+        if obs is not None
+        else Trial(passed=False, axe_failures=None, label=label)
+    )
     trial = replace(
         seen,
         passed=passed,
@@ -522,7 +532,7 @@ def _record(
         estimated_cost_usd=cost,
         first_try_passed=first_passed if settings.mode == "repair" else None,
     )
-    record = build_record(row, final.extraction, obs)
+    record = build_record(row, final.extraction, obs, verdict=final.verdict)
     max_gen = gen_kwargs_for(spec, settings.trials).get("max_gen_toks")
     last_out = counts_out[-1]
     if tokens_in is not None and tokens_out is not None:

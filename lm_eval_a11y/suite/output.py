@@ -1,6 +1,6 @@
 """A suite run written the way lm-eval writes a run, so ``a11y-eval report`` and ``rescore`` read it.
 
-Every variant of the suite (mode, instructions, theme: :func:`~lm_eval_a11y.suite_run.variant_task`)
+Every variant of the suite (mode, instructions, theme: :func:`~lm_eval_a11y.suite.run.variant_task`)
 is one lm-eval *task*: one ``samples_<variant>_<date>.jsonl`` with a line per case (its trials as
 the doc's repeats, their sample records in ``filtered_resps``) and an entry in one
 ``results_<date>.json`` holding lm-eval's ``metric,a11y`` means and standard errors. Reference
@@ -12,18 +12,26 @@ documents what is read from it.
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Sequence
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 from lm_eval_a11y import __version__
 from lm_eval_a11y.dataset import case_rows
 from lm_eval_a11y.pricing import ModelPrice
-from lm_eval_a11y.suite import ModelSpec
-from lm_eval_a11y.suite_run import REFERENCE_TASK, CaseRun, SuiteRun, variant_task
+from lm_eval_a11y.records import (
+    aggregate_samples,
+    filtered_resps,
+    records_doc_metrics,
+    results_file_name,
+    samples_file_name,
+    utc_stamp,
+    write_results_file,
+    write_samples_file,
+)
+from lm_eval_a11y.suite.file import ModelSpec
+from lm_eval_a11y.suite.run import REFERENCE_TASK, CaseRun, SuiteRun, variant_task
 
 __all__ = ["LM_EVAL_FOLDER", "write_lm_eval_output", "write_report"]
 
@@ -32,8 +40,6 @@ LM_EVAL_FOLDER = "lm-eval"
 
 
 def _line(doc_id: int, run: CaseRun, gen_kwargs: dict[str, Any] | None) -> dict[str, Any]:
-    from lm_eval_a11y.harness import process_results
-
     row = case_rows([run.case.case])[0]
     records = [r.record for r in run.trials if r.record is not None]
     first = run.trials[0] if run.trials else None
@@ -41,14 +47,14 @@ def _line(doc_id: int, run: CaseRun, gen_kwargs: dict[str, Any] | None) -> dict[
     if first is not None and first.record is not None:
         earlier = (first.record.get("suite") or {}).get("first_try")
         context = earlier.get("context") if isinstance(earlier, dict) else first.context
-    metrics = process_results(row, [records]) if records else {}
+    metrics = records_doc_metrics(row, records) if records else {}
     line: dict[str, Any] = {
         "doc_id": doc_id,
         "doc": row,
         "target": "",
         "arguments": {"gen_args_0": {"arg_0": context, "arg_1": gen_kwargs}} if context is not None else {},
         "resps": [[r.response if r.response is not None else "" for r in run.trials if r.record is not None]],
-        "filtered_resps": [json.dumps(r, ensure_ascii=False) for r in records],
+        "filtered_resps": filtered_resps(records, "flat"),
         "filter": "a11y",
         "metrics": sorted(metrics),
     }
@@ -56,16 +62,11 @@ def _line(doc_id: int, run: CaseRun, gen_kwargs: dict[str, Any] | None) -> dict[
     return line
 
 
-def _stamp() -> str:
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H-%M-%S.%f")
-
-
 def write_lm_eval_output(run: SuiteRun, out_dir: Path, model: ModelSpec | None = None) -> list[Path]:
     """Write the run's samples and results files under ``out_dir/lm-eval/``; the results files.
 
     ``model`` is the model as run (with any ``--model-args`` applied); None for a reference run."""
-    from lm_eval_a11y.commands.rescore import aggregate
-    from lm_eval_a11y.suite_model import gen_kwargs_for
+    from lm_eval_a11y.suite.model import gen_kwargs_for
 
     groups: dict[str, dict[str, list[CaseRun]]] = {}
     for case_run in run.cases:
@@ -75,7 +76,7 @@ def write_lm_eval_output(run: SuiteRun, out_dir: Path, model: ModelSpec | None =
         group = "reference" if task == REFERENCE_TASK else "model"
         groups.setdefault(group, {}).setdefault(task, []).append(case_run)
     written: list[Path] = []
-    stamp = _stamp()
+    stamp = utc_stamp(fraction=True)
     for group, tasks in groups.items():
         folder = out_dir / LM_EVAL_FOLDER / group
         folder.mkdir(parents=True, exist_ok=True)
@@ -87,11 +88,8 @@ def write_lm_eval_output(run: SuiteRun, out_dir: Path, model: ModelSpec | None =
             for doc_id, case_run in enumerate(case_runs):
                 kwargs = None if spec is None else gen_kwargs_for(spec, case_run.case.settings.trials)
                 lines.append(_line(doc_id, case_run, kwargs))
-            path = folder / f"samples_{task}_{stamp}.jsonl"
-            with path.open("w", encoding="utf-8") as out:
-                for line in lines:
-                    out.write(json.dumps(line, ensure_ascii=False) + "\n")
-            results[task] = {"alias": task, **aggregate(lines)}
+            write_samples_file(folder / samples_file_name(task, stamp), lines)
+            results[task] = {"alias": task, **aggregate_samples(lines)}
             trials = max((c.case.settings.trials for c in case_runs), default=1)
             configs[task] = {
                 "task": task,
@@ -115,8 +113,8 @@ def write_lm_eval_output(run: SuiteRun, out_dir: Path, model: ModelSpec | None =
             "a11y_eval_version": __version__,
             "suite": {"name": run.suite.name, "file": str(run.suite.path)},
         }
-        target = folder / f"results_{stamp}.json"
-        target.write_text(json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n", encoding="utf-8")
+        target = folder / results_file_name(stamp)
+        write_results_file(target, data, allow_nan=False)
         written.append(target)
     return written
 

@@ -2,7 +2,7 @@
 
 This module holds the trial records every mode shares, reference mode itself, and the writer of
 suite.json. Model and repair modes, which generate through lm-eval's model classes, live in
-:mod:`lm_eval_a11y.suite_model`; a suite that mixes modes runs each part with its own code and
+:mod:`lm_eval_a11y.suite.model`; a suite that mixes modes runs each part with its own code and
 the cases come back in the suite's order.
 
 In reference mode each case's own passing example pages are evaluated, with no model, so the run
@@ -24,10 +24,10 @@ from typing import TYPE_CHECKING, Any
 
 from lm_eval_a11y import __version__
 from lm_eval_a11y.cases import Example, load_examples
-from lm_eval_a11y.expectations import CaseOutcome, SuiteTotals, Trial, judge_case, suite_totals
 from lm_eval_a11y.observation import Observation
-from lm_eval_a11y.scoring import decided_violations, score_observation
-from lm_eval_a11y.suite import CaseSettings, Suite, SuiteCase, SuiteError
+from lm_eval_a11y.scoring import SampleScore, decided_violations, score_observation
+from lm_eval_a11y.suite.expectations import CaseOutcome, SuiteTotals, Trial, judge_case, suite_totals
+from lm_eval_a11y.suite.file import CaseSettings, Suite, SuiteCase, SuiteError
 
 if TYPE_CHECKING:
     from lm_eval_a11y.engine.evaluator import Evaluator
@@ -125,13 +125,17 @@ def passing_examples(case: SuiteCase) -> tuple[Example, ...]:
     return tuple(e for e in load_examples(case.case) if e.verdict == "pass")
 
 
-def trial_of(obs: Observation, label: str, round_: int = 1, example: str | None = None) -> TrialRecord:
+def trial_of(
+    obs: Observation, label: str, round_: int = 1, example: str | None = None, *, score: SampleScore | None = None
+) -> TrialRecord:
     """A reference trial from one observation: the verdict, check outcomes and axe findings.
 
     ``axe_rules`` holds every rule violated as decided (colour contrast as rendered), best
     practices included, so ``forbid_axe_rules`` can gate on a best-practice rule; the WCAG node
-    count is unknown (None) when the evaluation did not complete."""
-    score = score_observation(obs)
+    count is unknown (None) when the evaluation did not complete. ``score`` is the observation's
+    score when the caller has judged it already."""
+    if score is None:
+        score = score_observation(obs)
     trial = Trial(
         passed=score.passed,
         checks=tuple((c.id, c.outcome) for c in obs.checks),
@@ -146,7 +150,7 @@ def trial_of(obs: Observation, label: str, round_: int = 1, example: str | None 
 def reference_plan(suite: Suite) -> list[tuple[int, int, Example]]:
     """Every evaluation of the reference cases as (case index, round, example), in run order.
 
-    Cases in other modes are skipped (they are run by :mod:`lm_eval_a11y.suite_model`). Raises
+    Cases in other modes are skipped (they are run by :mod:`lm_eval_a11y.suite.model`). Raises
     before any browser starts: a case without a passing page (:class:`SuiteError`), or a case
     whose examples do not load (``CaseError``)."""
     plan: list[tuple[int, int, Example]] = []
@@ -173,7 +177,7 @@ def reference_trials(
     lm-eval output and shown in the HTML report like a model run."""
     from lm_eval_a11y.dataset import case_rows
     from lm_eval_a11y.extract import Extraction
-    from lm_eval_a11y.harness import build_record
+    from lm_eval_a11y.records import build_record, judge
 
     plan = reference_plan(suite)
     if not plan:
@@ -185,10 +189,11 @@ def reference_trials(
     for (index, round_, example), obs in zip(plan, observations, strict=True):
         case = suite.cases[index]
         label = example.name if case.settings.trials == 1 else f"{example.name}#{round_ + 1}"
-        record = build_record(
-            case_rows([case.case])[0], Extraction(example.html, True, False, "reference-example"), obs
-        )
-        base = trial_of(obs, label, round_ + 1, example.name)
+        # Judged once: the trial and the sample record share the verdict.
+        verdict = judge(obs, html_found=True, truncated=False)
+        extraction = Extraction(example.html, True, False, "reference-example")
+        record = build_record(case_rows([case.case])[0], extraction, obs, verdict=verdict)
+        base = trial_of(obs, label, round_ + 1, example.name, score=verdict.score)
         per_case.setdefault(index, []).append(
             replace(
                 base,

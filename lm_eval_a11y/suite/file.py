@@ -5,8 +5,8 @@ off. Every problem is a :class:`SuiteError` that names the file, the field (``ca
 min_trial_pass_rate``) and what is allowed there; unknown keys, duplicate keys, unknown cases,
 unknown tags and unknown check ids are errors, and so are expectations that cannot be measured in
 the mode they are asked in. The format is documented in docs/suites.md; the judgement of the
-expectations lives in :mod:`lm_eval_a11y.expectations` and the runs in
-:mod:`lm_eval_a11y.suite_run`.
+expectations lives in :mod:`lm_eval_a11y.suite.expectations` and the runs in
+:mod:`lm_eval_a11y.suite.run`.
 
 Settings resolve per case: the built-in defaults, then the suite's ``defaults``, then the case's
 own entry. ``expect`` merges key by key (a case adds to the defaults' expectations, and ``null``
@@ -26,13 +26,13 @@ from typing import Any
 import yaml
 
 from lm_eval_a11y.cases import CATEGORIES, Case, load_cases
-from lm_eval_a11y.expectations import (
+from lm_eval_a11y.pricing import ModelPrice
+from lm_eval_a11y.suite.expectations import (
     EXPECTATION_NAMES,
     REPAIR_POLICIES,
     TOKEN_AND_COST_EXPECTATIONS,
     Expectations,
 )
-from lm_eval_a11y.pricing import ModelPrice
 
 __all__ = [
     "INSTRUCTIONS",

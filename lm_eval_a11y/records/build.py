@@ -1,0 +1,51 @@
+"""Building the sample record of one generation (schema :data:`~lm_eval_a11y.records.SCHEMA`)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from lm_eval_a11y.extract import Extraction
+from lm_eval_a11y.observation import Observation
+from lm_eval_a11y.records.schema import SCHEMA
+from lm_eval_a11y.records.verdict import Verdict, judge, verdict_fields
+
+__all__ = ["build_record", "record_text"]
+
+
+def build_record(
+    doc: dict[str, Any],
+    extraction: Extraction,
+    observation: Observation | None,
+    *,
+    error: str | None = None,
+    case_version: str | None = None,
+    verdict: Verdict | None = None,
+) -> dict[str, Any]:
+    """The sample record for one generation, with its verdict in ``score``.
+
+    ``error`` says why the doc was refused (no verdict then: ``score`` is None). ``verdict``
+    is the sample's verdict when the caller has already judged it (:func:`judge` of the same
+    observation and extraction); otherwise it is judged here."""
+    record: dict[str, Any] = {
+        "schema": SCHEMA,
+        "case_id": str(doc.get("id", "")),
+        "case_version": case_version if case_version is not None else str(doc.get("version", "")),
+        "html": extraction.html,
+        "html_found": extraction.found,
+        "truncated": extraction.truncated,
+        "extraction": extraction.to_dict(),
+        "error": error,
+        "observation": None if observation is None else observation.to_dict(),
+        "score": None,
+    }
+    if error is None:
+        if verdict is None:
+            verdict = judge(observation, html_found=extraction.found, truncated=extraction.truncated)
+        record["score"] = verdict_fields(verdict)
+    return record
+
+
+def record_text(record: dict[str, Any]) -> str:
+    """A record as the JSON text lm-eval keeps in ``filtered_resps``."""
+    return json.dumps(record, ensure_ascii=False)
