@@ -22,7 +22,7 @@ import os
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from lm_eval_a11y.cases import Case, get_case
 from lm_eval_a11y.extract import extract_html
@@ -60,19 +60,7 @@ PageStatus = Literal[
     "bad_text",
     "not_json",
 ]
-STATUSES: tuple[PageStatus, ...] = (
-    "ok",
-    "timeout",
-    "error",
-    "missing",
-    "not_text",
-    "empty",
-    "not_html",
-    "too_large",
-    "not_utf8",
-    "bad_text",
-    "not_json",
-)
+STATUSES: tuple[PageStatus, ...] = get_args(PageStatus)
 """Every status a :class:`PageScore` can have; the first three come from rendering the page, the
 last three from reading a corpus row whose bytes are not text (:mod:`lm_eval_a11y.corpus.decode`)."""
 EVALUATED: tuple[PageStatus, ...] = ("ok", "timeout", "error")
