@@ -145,3 +145,32 @@ def test_no_class_is_over_400_lines() -> None:
                 if length > MAX_CLASS_LINES:
                     long[f"{name}.{node.name}"] = length
     assert long == {}
+
+
+def _imported_modules(path: Path) -> set[str]:
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names |= {node.module, *(f"{node.module}.{alias.name}" for alias in node.names)}
+    return names
+
+
+def test_only_the_command_line_imports_from_commands() -> None:
+    """The library never reaches up into the CLI, and neither do tests: what both need lives in the
+    library (``commands/`` holds argument parsing and printing only)."""
+    root = PACKAGE.parent
+    command_line = {PACKAGE / "cli.py", *(PACKAGE / "commands").rglob("*.py")}
+    sources = [*PACKAGE.rglob("*.py"), *(root / "tests").rglob("*.py"), *(root / "scripts").rglob("*.py")]
+    offenders = sorted(
+        str(path.relative_to(root))
+        for path in sources
+        if path not in command_line
+        and "_assets" not in path.parts
+        and any(
+            name == "lm_eval_a11y.commands" or name.startswith("lm_eval_a11y.commands.")
+            for name in _imported_modules(path)
+        )
+    )
+    assert offenders == []
