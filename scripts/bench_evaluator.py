@@ -386,14 +386,13 @@ class FindingsComparison:
 
 def _why(rule: str, by_script: bool, obs: Observation, axe_states: dict[str, set[str]]) -> str:
     """Why one rule is in one set and not the other: by the evaluator's record of the page."""
-    states = axe_states.get(rule, set())
+    states = axe_states.get(rule, set())  # where axe failed it: "initial", "late", "changing", a check's
+    if not by_script and states and "initial" not in states:
+        return LATE_CHANGE if states & {"late", "changing"} else CHECKED_STATE
     if rule == CONTRAST_RULE and obs.contrast is not None and by_script == ("initial" in states):
         return CONTRAST  # axe in the first state agreed with the script; the pixels decided otherwise
-    if not by_script:
-        if "initial" not in states:
-            return LATE_CHANGE if states & {"late", "changing"} else CHECKED_STATE
-        if obs.audit.frames_audited or obs.audit.closed_shadow_roots:
-            return FRAMES
+    if not by_script and (obs.audit.frames_audited or obs.audit.closed_shadow_roots):
+        return FRAMES
     return OTHER
 
 

@@ -12,6 +12,17 @@ from typing import Any
 import pytest
 from scripts_support import load_script
 
+from lm_eval_a11y.observation import (
+    AuditCoverage,
+    AxeFinding,
+    AxeNode,
+    AxeResult,
+    ContrastAudit,
+    ContrastNode,
+    Observation,
+    Timings,
+)
+
 
 def _bench() -> ModuleType:
     return load_script("bench_evaluator")
@@ -124,6 +135,68 @@ def test_findings_the_script_cannot_see_are_explained() -> None:
     assert comparison.compared == 2
     assert comparison.differing == (bench.PageDifference("late", (), ("image-alt",), (bench.LATE_CHANGE,)),)
     assert comparison.by_reason() == {bench.LATE_CHANGE: 1}
+
+
+def _finding(rule: str, state: str = "initial") -> AxeFinding:
+    return AxeFinding(rule, "serious", ("wcag2a", "wcag111"), rule, "", (AxeNode("<p></p>", ("p",)),), 1, state)
+
+
+def _observation(*findings: AxeFinding, contrast: ContrastAudit | None = None, frames: int = 0) -> Observation:
+    return Observation(
+        case_id=None,
+        case_version=None,
+        status="ok",
+        error=None,
+        html_sha256="",
+        html_bytes=0,
+        axe=AxeResult(violations=findings),
+        checks=(),
+        environment=None,
+        timings=Timings(),
+        audit=AuditCoverage(recorded=True, frames_audited=frames),
+        contrast=contrast,
+    )
+
+
+def test_each_difference_is_put_down_to_a_reason() -> None:
+    """The reasons, from records made up to hold each one (no browser)."""
+    bench = _bench()
+    cleared = ContrastAudit(
+        nodes=(ContrastNode("light", ("p",), "violation", 3.9, None, 4.5, 7.2, "pass", "pass", "pixels"),),
+        axe_violations=(("light", 1),),
+    )
+    pages = {
+        # axe failed the contrast as the script did; the pixels cleared it.
+        "contrast": (["color-contrast", "region"], _observation(_finding("color-contrast"), contrast=cleared)),
+        "checked": (["list"], _observation(_finding("list"), _finding("aria-hidden-focus", "initial-open"))),
+        "late": ([], _observation(_finding("image-alt", "late"))),
+        "frames": ([], _observation(_finding("frame-title"), frames=1)),
+        "other": (["label"], _observation()),
+        "same": (["list"], _observation(_finding("list"))),
+    }
+    corpus = [(None, "", name) for name in pages]
+    script_results = tuple(
+        bench.PlainResult(
+            name, tuple({"id": rule, "tags": ["best-practice"] if rule == "region" else ["wcag2a"]} for rule in rules)
+        )
+        for name, (rules, _) in pages.items()
+    )
+    observations = tuple(obs for _, obs in pages.values())
+    script = bench.ModeResult("script", "script", 6, 1.0, None, None, {"ok": 6}, script_results=script_results)
+    pool = bench.ModeResult("pool", "pool", 6, 1.0, None, None, {"ok": 6}, observations=observations)
+    comparison = bench.compare_findings(script, pool, corpus)
+    assert comparison.compared == 6
+    assert {page.name: (page.only_script, page.only_evaluator, page.reasons) for page in comparison.differing} == {
+        "contrast": (("color-contrast",), (), (bench.CONTRAST,)),
+        "checked": ((), ("aria-hidden-focus",), (bench.CHECKED_STATE,)),
+        "late": ((), ("image-alt",), (bench.LATE_CHANGE,)),
+        "frames": ((), ("frame-title",), (bench.FRAMES,)),
+        "other": (("label",), (), (bench.OTHER,)),
+    }
+    figures = comparison.figures(examples=2)
+    assert figures["pages_compared"] == 6 and figures["pages_differing"] == 5
+    assert len(figures["examples"]) == 2
+    assert set(figures["rules_by_reason"].values()) == {1}
 
 
 def test_skip_memory_and_baseline_leave_the_pool_alone(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
