@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import codecs
 import gzip
-import hashlib
 import itertools
 import json
 import re
@@ -32,7 +31,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, BinaryIO, Literal, cast
 
-from lm_eval_a11y.corpus.pages import PageScore
+from lm_eval_a11y.corpus.pages import PageScore, content_digest
 
 __all__ = ["PROBLEM_KEY", "RowProblem", "clean_json_lines", "decode_table", "row_problem"]
 
@@ -77,10 +76,6 @@ def row_problem(value: object) -> RowProblem | None:
     return RowProblem.from_json(str(value))
 
 
-def _digest(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
 # ------------------------------------------------------------------ Arrow tables
 
 
@@ -113,7 +108,7 @@ def decode_table(table: Any, html_column: str | None) -> list[dict[str, Any]]:
                 whole_value = pa.types.is_string(column.type) or pa.types.is_large_string(column.type)
                 if name == html_column and whole_value:
                     data = bytes(err.object)
-                    html_bytes, sha256 = len(data), _digest(data)
+                    html_bytes, sha256 = len(data), content_digest(data)
         if bad:
             reason = "not UTF-8: " + "; ".join(bad)
             row[PROBLEM_KEY] = RowProblem("not_utf8", reason, html_bytes, sha256).to_json()
@@ -182,7 +177,7 @@ def _clean_object(
             bad.append(f"column {key!r}: a lone surrogate \\u{code:04x} at byte offset {offset}")
         if key == html_column and isinstance(value, str):
             data = value.encode("utf-8", "surrogateescape" if raw else "surrogatepass")
-            html_bytes, sha256 = len(data), _digest(data)
+            html_bytes, sha256 = len(data), content_digest(data)
     return kept, bad, html_bytes, sha256
 
 

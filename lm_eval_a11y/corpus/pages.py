@@ -163,7 +163,8 @@ def _key(name: str, prefix: str) -> str:
     return name if name.startswith(prefix) else prefix + name
 
 
-def _digest(data: bytes) -> str:
+def content_digest(data: bytes) -> str:
+    """The SHA-256 of a row's bytes, as its ``sha256`` column holds it."""
     return hashlib.sha256(data).hexdigest()
 
 
@@ -187,7 +188,7 @@ def admit(value: object, *, max_bytes: int, extract: bool = False) -> tuple[str 
     if isinstance(value, (bytes, bytearray, memoryview)):
         data = bytes(value)
         reason = f"not text: {len(data):,} bytes; decode them to a string first"
-        return None, PageScore.rejected("not_text", reason, html_bytes=len(data), sha256=_digest(data))
+        return None, PageScore.rejected("not_text", reason, html_bytes=len(data), sha256=content_digest(data))
     if not isinstance(value, str):
         return None, PageScore.rejected("not_text", f"not text: a value of type {type(value).__name__}")
     from lm_eval_a11y.engine.unicode import repair_text
@@ -198,20 +199,20 @@ def admit(value: object, *, max_bytes: int, extract: bool = False) -> tuple[str 
         if not extraction.found:
             data = repair_text(text)[0].encode("utf-8")
             reason = "not HTML: no HTML found in the answer (extracted as the lm-eval task does)"
-            return None, PageScore.rejected("not_html", reason, html_bytes=len(data), sha256=_digest(data))
+            return None, PageScore.rejected("not_html", reason, html_bytes=len(data), sha256=content_digest(data))
         text = extraction.html
     # Counted as the evaluator counts them: the UTF-8 of the text with lone surrogates repaired.
     data = repair_text(text)[0].encode("utf-8")
     if len(data) > max_bytes:
         reason = f"the HTML is {len(data):,} bytes, above the limit of {max_bytes:,} bytes (max_html_bytes)"
-        return None, PageScore.rejected("too_large", reason, html_bytes=len(data), sha256=_digest(data))
+        return None, PageScore.rejected("too_large", reason, html_bytes=len(data), sha256=content_digest(data))
     problem = not_a_page(text)
     if problem is not None:
         kind, reason = problem
         status: PageStatus = "empty" if kind == "empty" else "not_html"
         if kind == "answer":
             reason += "; score it with extraction (extract=True, --extract)"
-        return None, PageScore.rejected(status, reason, html_bytes=len(data), sha256=_digest(data))
+        return None, PageScore.rejected(status, reason, html_bytes=len(data), sha256=content_digest(data))
     return text, None
 
 
