@@ -246,6 +246,11 @@ class AuditCoverage:
     further states axe audited because the page changed itself before the horizon (content a timer
     shows and hides; their findings have the state ``changing``). ``recorded`` is False for
     observations written before coverage was recorded: they say nothing about it.
+
+    ``skipped`` names the steps that did not run because the evaluation stopped at the page's
+    first decided failure (``EvaluatorSettings.stop_at_first_failure``): ``contrast``, ``late
+    audit``, ``check <id>``. Such an observation is partial: its verdict is a failure (scoring
+    fails it whatever else it holds), and its counts are those of the steps that ran.
     """
 
     recorded: bool = False
@@ -255,6 +260,12 @@ class AuditCoverage:
     horizon_ms: float | None = None
     late_audit: str = "none"
     states_audited: int = 0
+    skipped: tuple[str, ...] = ()
+
+    @property
+    def partial(self) -> bool:
+        """The evaluation stopped at the page's first decided failure; some steps did not run."""
+        return bool(self.skipped)
 
 
 @dataclass(frozen=True)
@@ -333,6 +344,7 @@ def _coverage(data: dict[str, Any]) -> AuditCoverage:
         horizon_ms=None if horizon is None else float(horizon),
         late_audit=str(data.get("late_audit", "none")),
         states_audited=int(data.get("states_audited", 0)),
+        skipped=tuple(str(step) for step in data.get("skipped") or ()),
     )
 
 

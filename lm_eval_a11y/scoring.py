@@ -57,6 +57,9 @@ class SampleScore:
     contrast_resolved_pass: int | None = None
     contrast_resolved_fail: int | None = None
     contrast_incomplete: int | None = None
+    # The evaluation stopped at the first decided failure (AuditCoverage.skipped): the sample
+    # fails, and the counts and rates are those of the steps that ran, not the page's.
+    partial: bool = False
 
     @property
     def checks_passed(self) -> float:
@@ -106,13 +109,21 @@ def score_observation(obs: Observation) -> SampleScore:
     # A sample passes only on what could be audited: content nobody could look at fails it.
     for what in obs.audit.unaudited:
         reasons.append(f"content could not be audited: {what}")
+    # An evaluation that stopped at the page's first decided failure is partial: it is a failure
+    # by construction, and never a pass, whatever the record holds.
+    if obs.audit.partial:
+        reasons.append(f"stopped at the first failure; not run: {', '.join(obs.audit.skipped)}")
     axe_clean = obs.status == "ok" and axe_failures == 0
     # With no pixel check recorded, the counts are zero when axe left nothing to check (in any
     # record), unknown when it did (a record from before the pixel check).
     seen = any(f.rule_id == "color-contrast" for f in obs.axe.violations + obs.axe.incomplete)
     nothing = 0 if audit is None and not seen and obs.status == "ok" else None
     return SampleScore(
-        passed=axe_clean and req_ok == req_total and obs.status == "ok" and not obs.audit.unaudited,
+        passed=axe_clean
+        and req_ok == req_total
+        and obs.status == "ok"
+        and not obs.audit.unaudited
+        and not obs.audit.partial,
         axe_clean=axe_clean,
         axe_failures=axe_failures,
         axe_best_practice_failures=obs.axe.best_practice_nodes,
@@ -126,6 +137,7 @@ def score_observation(obs: Observation) -> SampleScore:
         contrast_resolved_pass=nothing if audit is None else audit.resolved_pass,
         contrast_resolved_fail=nothing if audit is None else audit.resolved_fail,
         contrast_incomplete=nothing if audit is None else audit.still_incomplete,
+        partial=obs.audit.partial,
     )
 
 
@@ -385,6 +397,8 @@ UNKNOWN_IMPACT_WEIGHT = 0.75
 # A requirement check not met, and content that could not be audited, weigh as a critical rule.
 FAILED_CHECK_WEIGHT = 1.0
 UNAUDITED_WEIGHT = 1.0
+# The least penalty of a partial observation (it stopped at a failure, so it never scores 1).
+PARTIAL_WEIGHT = 1.0
 
 
 def decided_wcag_failures(obs: Observation) -> tuple[AxeFinding, ...]:
@@ -406,14 +420,21 @@ def graded_penalty(obs: Observation) -> float:
     its impact's weight times ``1 + ln(nodes)``, so the first node counts fully and more nodes of
     the same rule count less and less; :data:`FAILED_CHECK_WEIGHT` per requirement check not met;
     :data:`UNAUDITED_WEIGHT` per kind of content that could not be audited. Best practices never
-    count, as they never fail a sample. Every term only grows with more failures.
+    count, as they never fail a sample. Every term only grows with more failures. For a partial
+    observation (stopped at the first failure) it is the penalty of the steps that ran, so at most
+    the page's: its score is an upper bound of the full evaluation's.
     """
     penalty = 0.0
     for finding in decided_wcag_failures(obs):
         weight = IMPACT_WEIGHTS.get(finding.impact or "", UNKNOWN_IMPACT_WEIGHT)
         penalty += weight * (1.0 + math.log(finding.node_count))
     failed = len(unmet_requirements(obs))
-    return penalty + FAILED_CHECK_WEIGHT * failed + UNAUDITED_WEIGHT * len(obs.audit.unaudited)
+    penalty += FAILED_CHECK_WEIGHT * failed + UNAUDITED_WEIGHT * len(obs.audit.unaudited)
+    if obs.audit.partial and penalty == 0:
+        # An evaluation stops only at a failure it recorded; a partial record without one (made
+        # by hand, or by a fault) still fails, so it may not score 1.
+        penalty = PARTIAL_WEIGHT
+    return penalty
 
 
 def graded_score(obs: Observation) -> float:

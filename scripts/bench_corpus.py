@@ -18,7 +18,19 @@ Each path runs in a process of its own, started cold (browser start included), o
 - ``local``: ``a11y-eval corpus score`` with the local executor, ``--workers`` tasks at once;
 - ``ray``: the same command with ``--executor ray`` on a local Ray it starts, ``--workers`` wide.
 
-Reported for each: pages per second (wall clock, process start to exit), the overhead against the
+With ``--early``, it measures instead what stopping at the first failure saves: a corpus where
+most pages fail (``--failing``, default 95 %, as automated checks find WCAG failures on about 95 %
+of home pages) is filtered twice with ``a11y-eval corpus filter --keep passing``, each in a process
+of its own started cold: once with ``--full-scores`` (every page evaluated fully, as ``corpus
+score`` does) and once as the filter runs by default (each page stopped at its first decided
+failure). It prints both rates, their ratio, and whether the kept rows are identical (every
+column of every kept row). The failing pages carry the failures the WebAIM Million finds most,
+each drawn with about its frequency there: low-contrast text, images without alt text, form
+fields without labels, empty links, empty buttons, a missing ``lang``.
+
+    .venv/bin/python scripts/bench_corpus.py --early --pages 400
+
+Reported for each path: pages per second (wall clock, process start to exit), the overhead against the
 bare API (its time over the API's, minus one), the peak memory of one worker (a Python process
 that runs a pool, with its Playwright driver and its Chromium; resident anonymous and shared
 pages, read from /proc every 0.5 s, as the evaluator's memory watchdog reads them), the peak of
@@ -143,7 +155,56 @@ def build_corpus(pages: int, seed: int = 7) -> list[dict[str, str]]:
     return rows
 
 
-def write_corpus(rows: list[dict[str, str]], path: Path) -> None:
+# The WebAIM Million's most common failures on home pages (2024), with about their frequency there.
+_WEB_FAILURES: tuple[tuple[str, float], ...] = (
+    ("contrast", 0.81),
+    ("alt", 0.55),
+    ("label", 0.49),
+    ("empty-link", 0.45),
+    ("empty-button", 0.28),
+    ("lang", 0.17),
+)
+_FAILURE_MARKUP = {
+    "contrast": '<p style="color:#b0b0b0;background:#ffffff">Offer ends soon, terms apply.</p>',
+    "alt": '<img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" width="90" height="40">',
+    "label": '<form><input type="text" name="q"><button type="submit">Search</button></form>',
+    "empty-link": '<a href="#share"><svg width="16" height="16" aria-hidden="true"></svg></a>',
+    "empty-button": '<button type="button"><svg width="16" height="16" aria-hidden="true"></svg></button>',
+}
+_HTML_LANG = re.compile(r"(<html\b[^>]*?)\s+lang=(\"[^\"]*\"|'[^']*'|[^\s>]+)", re.I)
+_BODY_END = re.compile(r"</body\s*>", re.I)
+
+
+def _with_failures(rng: random.Random, html: str) -> str:
+    """``html`` with failures drawn as the WebAIM Million finds them (at least one)."""
+    drawn = [name for name, share in _WEB_FAILURES if rng.random() < share]
+    if not drawn:
+        drawn = [rng.choices([n for n, _ in _WEB_FAILURES], weights=[w for _, w in _WEB_FAILURES])[0]]
+    if "lang" in drawn:
+        html = _HTML_LANG.sub(r"\1", html, count=1)
+    markup = "".join(_FAILURE_MARKUP[name] for name in drawn if name != "lang")
+    ends = list(_BODY_END.finditer(html))
+    if not markup:
+        return html
+    if not ends:
+        return html + markup
+    at = ends[-1].start()
+    return html[:at] + markup + html[at:]
+
+
+def build_failing_corpus(pages: int, failing: float = 0.95, seed: int = 7) -> list[dict[str, Any]]:
+    """The corpus of :func:`build_corpus` with WebAIM-like failures added to a share ``failing``
+    of its pages (chosen by a seeded generator; column ``seeded``)."""
+    rng = random.Random(seed + 1)
+    rows: list[dict[str, Any]] = []
+    for row in build_corpus(pages, seed):
+        seeded = rng.random() < failing
+        html = _with_failures(rng, row["html"]) if seeded else row["html"]
+        rows.append({**row, "html": html, "seeded": seeded})
+    return rows
+
+
+def write_corpus(rows: list[dict[str, Any]], path: Path) -> None:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -277,15 +338,7 @@ def _run(path: str, corpus: Path, work: Path, checks: str, workers: int) -> Path
         command += ["--tasks", str(2 * workers), "--workers", str(workers), "--executor", path]
         if checks == "generic":
             command.append("--generic")
-    started = time.perf_counter()
-    process = subprocess.Popen(command, env=env, cwd=REPO)
-    sampler = Sampler(process.pid)
-    sampler.start()
-    code = process.wait()
-    seconds = time.perf_counter() - started
-    sampler.stop()
-    if code != 0:
-        raise SystemExit(f"{path}: {' '.join(command[:3])} ... exited {code}")
+    seconds, sampler = _launch(path, command, env)
     verdicts = _verdicts(path, out)
     statuses = collections.Counter(status for status, _ in verdicts.values())
     return PathResult(
@@ -299,6 +352,107 @@ def _run(path: str, corpus: Path, work: Path, checks: str, workers: int) -> Path
         verdicts,
         round(sum(sampler.cpu.values()), 1),
     )
+
+
+def _launch(name: str, command: list[str], env: dict[str, str]) -> tuple[float, Sampler]:
+    """Run ``command`` to its end, sampling its processes; its wall-clock seconds and the sampler."""
+    started = time.perf_counter()
+    process = subprocess.Popen(command, env=env, cwd=REPO)
+    sampler = Sampler(process.pid)
+    sampler.start()
+    code = process.wait()
+    seconds = time.perf_counter() - started
+    sampler.stop()
+    if code != 0:
+        raise SystemExit(f"{name}: {' '.join(command[:3])} ... exited {code}")
+    return seconds, sampler
+
+
+def _filter(name: str, corpus: Path, work: Path, checks: str, workers: int, *, full: bool) -> dict[str, Any]:
+    """``a11y-eval corpus filter --keep passing`` on ``corpus`` (``full``: with --full-scores):
+    its time, CPU, and the rows it kept and dropped by id."""
+    out = work / f"out-{name}"
+    dropped = work / f"out-{name}-dropped"
+    shutil.rmtree(out, ignore_errors=True)
+    shutil.rmtree(dropped, ignore_errors=True)
+    env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    command = [sys.executable, "-m", "lm_eval_a11y.cli", "corpus", "filter", str(corpus), str(out)]
+    command += ["--keep", "passing", "--tasks", str(2 * workers), "--workers", str(workers)]
+    command += ["--generic"] if checks == "generic" else []
+    command += ["--full-scores"] if full else []
+    seconds, sampler = _launch(name, command, env)
+    kept, gone = _rows(out), _rows(dropped)
+    pages = len(kept) + len(gone)
+    return {
+        "seconds": round(seconds, 1),
+        "pages_per_s": round(pages / seconds, 2),
+        "cpu_s_per_page": round(sum(sampler.cpu.values()) / max(pages, 1), 3),
+        "kept": kept,
+        "dropped": gone,
+        "partial": sum(bool(row.get("a11y_partial")) for row in gone.values()),
+        "statuses": dict(collections.Counter(row["a11y_status"] for row in [*kept.values(), *gone.values()])),
+    }
+
+
+def _rows(folder: Path) -> dict[str, dict[str, Any]]:
+    """Every row written into ``folder``, every column, by id."""
+    import pyarrow.parquet as pq
+
+    rows: dict[str, dict[str, Any]] = {}
+    for file in sorted(folder.glob("*.parquet")):
+        for row in pq.read_table(file).to_pylist():
+            if row["id"] in rows:
+                raise SystemExit(f"{folder}: row {row['id']} written twice")
+            rows[row["id"]] = row
+    return rows
+
+
+def compare_early(pages: int, failing: float, checks: str, workers: int, work: Path) -> dict[str, Any]:
+    """Filter a mostly failing corpus fully and with the early stop; the figures of both, their
+    ratio and whether the kept rows are identical."""
+    corpus = work / f"corpus-failing-{pages}-{round(failing * 100)}.parquet"
+    if not corpus.exists():
+        write_corpus(build_failing_corpus(pages, failing), corpus)
+    seeded = sum(pq_column(corpus, "seeded"))
+    print(f"corpus: {pages} pages, {seeded} with WebAIM-like failures added; checks: {checks}; {os.cpu_count()} cores")
+    runs: dict[str, dict[str, Any]] = {}
+    for name, full in (("full", True), ("early", False)):
+        print(f"filter --keep passing{' --full-scores' if full else ''} ...", flush=True)
+        r = runs[name] = _filter(name, corpus, work, checks, workers, full=full)
+        print(
+            f"{name:<6} {r['pages_per_s']:5.2f} pages/s  {r['seconds']:7.1f} s"
+            f"  CPU {r['cpu_s_per_page']:.2f} s per page"
+            f"  kept {len(r['kept'])}, dropped {len(r['dropped'])} ({r['partial']} partial)  {r['statuses']}",
+            flush=True,
+        )
+    full, early = runs["full"], runs["early"]
+    ratio = round(full["seconds"] / early["seconds"], 2)
+    identical = full["kept"] == early["kept"]
+    differing = sorted(
+        key for key in set(full["kept"]) | set(early["kept"]) if full["kept"].get(key) != early["kept"].get(key)
+    )
+    print(f"early stop against full scoring: {ratio:.2f}x as fast")
+    print(f"kept rows identical: {'yes' if identical else 'no'} ({len(full['kept'])} kept by the full run)")
+    for key in differing[:20]:
+        print(f"  differs: {key}")
+    summary = {name: {k: v for k, v in r.items() if k not in ("kept", "dropped")} for name, r in runs.items()}
+    return {
+        "pages": pages,
+        "failing": failing,
+        "checks": checks,
+        "workers": workers,
+        **summary,
+        "kept": len(full["kept"]),
+        "ratio": ratio,
+        "kept_identical": identical,
+        "differing": differing,
+    }
+
+
+def pq_column(path: Path, column: str) -> list[Any]:
+    import pyarrow.parquet as pq
+
+    return pq.read_table(path, columns=[column]).column(column).to_pylist()
 
 
 def _verdicts(path: str, out: Path) -> dict[str, tuple[str, bool]]:
@@ -329,7 +483,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2, help="tasks at once for local and Ray (default 2)")
     parser.add_argument("--work", type=Path, default=REPO / ".bench-corpus", help="corpus and outputs")
     parser.add_argument("--json", type=Path, help="write every figure here")
+    parser.add_argument(
+        "--early", action="store_true", help="filter a mostly failing corpus fully and with the early stop; compare"
+    )
+    parser.add_argument("--failing", type=float, default=0.95, help="--early: share of pages given failures")
     args = parser.parse_args(argv)
+    if args.early:
+        figures = compare_early(args.pages, args.failing, args.checks, args.workers, args.work)
+        if args.json:
+            args.json.write_text(json.dumps(figures, indent=2))
+        return 0 if figures["kept_identical"] else 1
     paths = [p for p in args.paths.split(",") if p]
     if unknown := sorted(set(paths) - set(PATHS)):
         parser.error(f"unknown path(s) {unknown}; choose from {', '.join(PATHS)}")

@@ -41,7 +41,7 @@ from typing import IO, Any
 from lm_eval_a11y.cli import EXIT_FAIL, EXIT_OK, UsageError, add_pool_options, positive_int, say
 from lm_eval_a11y.corpus.keep import KeepRule
 
-_SUMMARY_KEYS = ("a11y_status", "a11y_pass", "a11y_score", "a11y_axe_rules", "a11y_checks_failed")
+_SUMMARY_KEYS = ("a11y_status", "a11y_pass", "a11y_score", "a11y_axe_rules", "a11y_checks_failed", "a11y_partial")
 
 
 def _keep_rule(text: str) -> str:
@@ -83,6 +83,12 @@ def register(sub: Any) -> None:
                 help="'passing' (the default: the verdict is a pass) or 'score>=X' with X in [0, 1]",
             )
             p.add_argument("--dropped", type=Path, metavar="DIR", help="where dropped rows go (default OUTPUT-dropped)")
+            p.add_argument(
+                "--full-scores",
+                action="store_true",
+                help="evaluate dropped pages fully; by default --keep passing stops a page at its first decided "
+                "failure, and its score columns are partial (a11y_partial)",
+            )
         p.add_argument("--tasks", type=positive_int, default=4, metavar="N", help="shards of the input (default 4)")
         p.add_argument("--workers", type=positive_int, default=1, metavar="N", help="tasks run at once (default 1)")
         p.add_argument(
@@ -260,6 +266,7 @@ def run(args: argparse.Namespace) -> int:
         generic=args.generic,
         extract=args.extract,
         keep=getattr(args, "keep", "all"),
+        full_scores=getattr(args, "full_scores", False),
         tasks=args.tasks,
         workers=args.workers,
         executor=args.executor,
@@ -438,6 +445,7 @@ class _Counts:
     rows: int
     statuses: collections.Counter[str]
     passed: int
+    partial: int
     score_sum: float
     rules: collections.Counter[str]
     checks: collections.Counter[str]
@@ -469,6 +477,7 @@ def _count(rows: Sequence[dict[str, Any]]) -> _Counts:
         rows=len(rows),
         statuses=collections.Counter(str(r["a11y_status"]) for r in rows),
         passed=sum(bool(r["a11y_pass"]) for r in rows),
+        partial=sum(bool(r.get("a11y_partial")) for r in rows),
         score_sum=sum(float(r["a11y_score"]) for r in rows),
         rules=collections.Counter(rule for r in rows for rule in r["a11y_axe_rules"] or ()),
         checks=collections.Counter(check for r in rows for check in r["a11y_checks_failed"] or ()),
@@ -499,6 +508,11 @@ def _summarise(spec: Any, total: int) -> int:
     judged = every.statuses.get("ok", 0)
     mean = every.score_sum / every.rows if every.rows else 0.0
     say(f"  verdict: {every.passed} pass, {every.rows - every.passed} fail; mean score {mean:.3f} ({judged} judged)")
+    if every.partial:
+        say(
+            f"  {every.partial} stopped at their first failure: their score columns are partial"
+            " (a11y_partial; --full-scores evaluates them fully)"
+        )
     say(f"  axe rules failed most: {_most(every.rules)}")
     if every.checks:
         say(f"  checks failed most: {_most(every.checks)}")

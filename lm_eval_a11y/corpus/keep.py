@@ -49,6 +49,13 @@ class KeepRule:
             raise ValueError(f"scores lie in [0, 1], so 'score>={match.group('x')}' would keep nothing")
         return cls(kind="score", threshold=threshold)
 
+    @property
+    def verdict_only(self) -> bool:
+        """Whether the rule looks at the verdict alone (``passing``, ``score>=1``): then a page may
+        be stopped at its first decided failure (``stop_at_first_failure``), and the rule keeps
+        the same pages as after a full evaluation."""
+        return self.kind == "passing" or (self.kind == "score" and self.threshold >= 1.0)
+
     def keeps(self, page: PageScore) -> bool:
         if self.kind == "all":
             return True

@@ -85,7 +85,10 @@ class PageScore:
     not met (for a timeout or an error, also those that never ran) out of ``checks_total``, and
     ``unaudited`` the content that could not be audited. ``case_id`` is the case whose checks ran
     (``None``: axe-core only). ``html_bytes`` and ``sha256`` are those of the HTML as rendered
-    (UTF-8; for bytes, of the bytes; ``None`` when the input is not text or bytes).
+    (UTF-8; for bytes, of the bytes; ``None`` when the input is not text or bytes). ``partial``:
+    the evaluation stopped at the page's first decided failure (``stop_at_first_failure``), so the
+    page fails and the other fields count only the steps that ran (``score`` is then an upper
+    bound of the full evaluation's).
     """
 
     status: PageStatus
@@ -100,6 +103,7 @@ class PageScore:
     case_id: str | None
     html_bytes: int
     sha256: str | None
+    partial: bool = False
 
     @classmethod
     def rejected(cls, status: PageStatus, reason: str, *, html_bytes: int = 0, sha256: str | None = None) -> PageScore:
@@ -136,6 +140,7 @@ class PageScore:
             case_id=obs.case_id,
             html_bytes=obs.html_bytes,
             sha256=obs.html_sha256 or None,
+            partial=obs.audit.partial,
         )
 
     @staticmethod
@@ -264,6 +269,7 @@ def score_schema(prefix: str = "a11y_") -> Any:
         "case_id": pa.string(),
         "html_bytes": pa.int64(),
         "sha256": pa.string(),
+        "partial": pa.bool_(),
     }
     names = [f.name for f in fields(PageScore)]
     keys = PageScore.record_keys(prefix)

@@ -9,7 +9,9 @@ the conversational format a list of messages, whose assistant messages are the a
 is cut out of it as the lm-eval task does (:func:`lm_eval_a11y.extract.extract_html`), the whole
 batch is rendered at once by this process's shared pool (:func:`score_pages`), and the reward is
 the page's graded score (:func:`lm_eval_a11y.scoring.graded_score`), plus ``pass_bonus`` for a
-page that passes.
+page that passes. With ``graded=False`` the reward is the pass test alone (1.0 for a page that
+passes, 0.0 for one that fails), and each page's evaluation stops at its first decided failure
+(``stop_at_first_failure``): the same verdicts for a fraction of the time on failing pages.
 
 A model learns whatever the reward lets through, so what is not an answer scores 0.0 and never
 raises: no completion text, no HTML in it, a page that could not be judged (too large, a timeout,
@@ -24,7 +26,7 @@ from __future__ import annotations
 import math
 import unicodedata
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from html.parser import HTMLParser
 from typing import TYPE_CHECKING, Any
 
@@ -147,6 +149,7 @@ class A11yReward:
     pass_bonus: float = 0.0
     settings: EvaluatorSettings | None = None
     name: str = "a11y_reward"
+    graded: bool = True
 
     def __post_init__(self) -> None:
         if self.case is not None and not (isinstance(self.case, str) and self.case.strip()):
@@ -160,6 +163,8 @@ class A11yReward:
         bonus = self.pass_bonus
         if isinstance(bonus, bool) or not isinstance(bonus, (int, float)) or not math.isfinite(bonus) or bonus < 0:
             raise ValueError(f"pass_bonus must be a finite number, 0 or more; got {bonus!r}")
+        if not isinstance(self.graded, bool):
+            raise TypeError(f"graded must be True or False, got {self.graded!r}")
         if not (isinstance(self.name, str) and self.name.strip()):
             raise ValueError(f"name must be a non-empty string, got {self.name!r}")
 
@@ -196,7 +201,7 @@ class A11yReward:
             case=self.case,
             generic=self.generic,
             cases=cases,
-            evaluator=shared_evaluator(self.settings),
+            evaluator=shared_evaluator(self._settings()),
         )
         rewards: list[float] = []
         outcomes: list[RewardOutcome] = []
@@ -206,9 +211,19 @@ class A11yReward:
                 outcomes.append(RewardOutcome(status=why, score=None))
                 continue
             bonus = self.pass_bonus if score.a11y_pass else 0.0
-            rewards.append(float(score.score + bonus) if score.status == "ok" else 0.0)
+            value = score.score if self.graded else float(score.a11y_pass)
+            rewards.append(float(value + bonus) if score.status == "ok" else 0.0)
             outcomes.append(RewardOutcome(status=score.status, score=score))
         return rewards, outcomes
+
+    def _settings(self) -> EvaluatorSettings | None:
+        """The pool's settings: as given, and for the pass test alone, stopping each page at its
+        first decided failure (the verdict is the full evaluation's; the graded score would not be)."""
+        if self.graded:
+            return self.settings
+        from lm_eval_a11y.engine.settings import EvaluatorSettings
+
+        return replace(self.settings or EvaluatorSettings(), stop_at_first_failure=True)
 
     def _page(self, completion: object) -> tuple[str | None, str | None]:
         """``(html, None)`` for a page to render, or ``(None, why)`` for a completion without one."""
@@ -262,6 +277,7 @@ def a11y_reward(
     pass_bonus: float = 0.0,
     settings: EvaluatorSettings | None = None,
     name: str = "a11y_reward",
+    graded: bool = True,
 ) -> A11yReward:
     """A reward function for TRL's ``reward_funcs``: each completion's page, graded in [0, 1].
 
@@ -275,7 +291,9 @@ def a11y_reward(
     once); every reward with the same settings shares one pool per process. ``name``: what TRL logs
     the reward as, and the prefix of the metrics it logs (``<name>/pass``, ``<name>/judged``: the
     share of completions that pass, that were rendered and judged) and of the completions-table
-    column ``<name>_outcome``.
+    column ``<name>_outcome``. ``graded=False``: the reward is the pass test alone, 1.0 for a
+    page that passes and 0.0 for one that fails (plus ``pass_bonus``), and each page's evaluation
+    stops at its first decided failure, so failing pages cost a fraction of a full evaluation.
 
     The checks named are resolved now, so an unknown case or missing generic checks fail here,
     not at the first training step (with ``case_column`` alone, the fallback is resolved when a
@@ -290,6 +308,7 @@ def a11y_reward(
         pass_bonus=pass_bonus,
         settings=settings,
         name=name,
+        graded=graded,
     )
     if case is not None or case_column is None:
         resolve_checks(case, generic)

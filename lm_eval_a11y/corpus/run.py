@@ -205,6 +205,8 @@ class RunSpec:
     concurrency: int
     parent_pid: int = 0
     columns: tuple[str, ...] = ()
+    # filter --keep passing: evaluate dropped pages fully instead of stopping at their first failure.
+    full_scores: bool = False
 
     @property
     def run_dir(self) -> Path:
@@ -236,6 +238,7 @@ class RunSpec:
             "generic": self.generic,
             "extract": self.extract,
             "keep": self.keep,
+            "full_scores": self.full_scores,
             "tasks": self.tasks,
             "timeout_s": self.timeout_s,
             "version": __version__,
@@ -293,6 +296,7 @@ def build_pipeline(spec: RunSpec, features: Any = None) -> list[Any]:
         concurrency=spec.concurrency,
         exclusion_writer=writer(spec.dropped) if spec.command == "filter" and spec.dropped else None,
         progress_dir=spec.progress_dir,
+        full_scores=spec.full_scores,
     )
     return [reader, step, writer(spec.output)]
 

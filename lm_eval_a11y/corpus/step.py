@@ -51,6 +51,11 @@ class A11yCorpusFilter(BaseFilter):
     ``timeout_s`` and ``concurrency``: the pool's budget per page and pages at once, per task.
     ``progress_dir``: a folder where the task keeps a count of the documents it has scored
     (``<rank>``, one number), for a progress display outside the task.
+
+    A rule that looks at the verdict alone (``passing``, ``score>=1``) stops each page at its
+    first decided failure and skips the rest of its evaluation (``stop_at_first_failure``): the
+    documents kept are those of a full evaluation, and a dropped document's scores are partial
+    (``a11y_partial`` true). ``full_scores=True`` evaluates every page fully.
     """
 
     name = "♿ Accessibility"
@@ -69,6 +74,7 @@ class A11yCorpusFilter(BaseFilter):
         concurrency: int = DEFAULT_CONCURRENCY,
         exclusion_writer: DiskWriter | None = None,
         progress_dir: str | Path | None = None,
+        full_scores: bool = False,
     ) -> None:
         super().__init__(exclusion_writer=exclusion_writer, batch_size=batch_size)
         if isinstance(case, Case):
@@ -79,7 +85,12 @@ class A11yCorpusFilter(BaseFilter):
         self.generic = generic
         self.extract = extract
         self.prefix = prefix
-        self.settings = EvaluatorSettings(timeout_s=timeout_s, concurrency=concurrency)
+        self.full_scores = full_scores
+        self.settings = EvaluatorSettings(
+            timeout_s=timeout_s,
+            concurrency=concurrency,
+            stop_at_first_failure=self.keep.verdict_only and not full_scores,
+        )
         self.progress_dir = None if progress_dir is None else str(progress_dir)
         # Fail here, where the pipeline is built, rather than in every task: an unknown case, or
         # generic checks this installation does not have.

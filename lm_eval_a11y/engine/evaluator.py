@@ -31,7 +31,7 @@ from lm_eval_a11y import __version__
 from lm_eval_a11y.cases import Case
 from lm_eval_a11y.engine.observe import build_observation, html_digest
 from lm_eval_a11y.engine.sample import SampleAudit, SampleRun
-from lm_eval_a11y.engine.settings import AXE_TAGS, EvaluatorSettings
+from lm_eval_a11y.engine.settings import EvaluatorSettings
 from lm_eval_a11y.engine.unicode import repair_text
 from lm_eval_a11y.observation import Environment, Observation
 
@@ -158,7 +158,7 @@ class AsyncEvaluator(SampleAudit):
             axe_version=self._axe_version or "unknown",
             chromium_version=self._chromium_version or "unknown",
             viewport=self.settings.viewport,
-            axe_tags=AXE_TAGS,
+            axe_tags=self.settings.axe_tags,
             evaluator_version=__version__,
             timeout_s=self.settings.timeout_s,
             prefers_color_scheme="light",

@@ -6,17 +6,15 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any
 
 from lm_eval_a11y.cases import Case
+from lm_eval_a11y.engine.axe_merge import findings_from_probe, merge_axe
 from lm_eval_a11y.engine.sample import SampleRun
 from lm_eval_a11y.engine.unicode import repair_text
 from lm_eval_a11y.observation import (
     AuditCoverage,
-    AxeFinding,
-    AxeNode,
-    AxeResult,
     CheckResult,
     Environment,
     Observation,
@@ -29,64 +27,9 @@ __all__ = ["audit_coverage", "build_observation", "findings_from_probe", "html_d
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def findings_from_probe(items: Sequence[dict[str, Any]], state: str) -> tuple[AxeFinding, ...]:
-    return tuple(
-        AxeFinding(
-            rule_id=item["id"],
-            impact=item.get("impact"),
-            tags=tuple(item.get("tags") or ()),
-            help=item.get("help") or "",
-            help_url=item.get("help_url") or "",
-            nodes=tuple(
-                AxeNode(
-                    html=n.get("html", ""),
-                    target=tuple(n.get("target") or ()),
-                    failure_summary=n.get("failure_summary", ""),
-                    impact=n.get("impact"),
-                )
-                for n in item.get("nodes") or ()
-            ),
-            node_count=int(item.get("node_count") or 0),
-            state=state,
-        )
-        for item in items
-    )
-
-
 def html_digest(html: str) -> tuple[str, int]:
     data = html.encode("utf-8", errors="replace")
     return hashlib.sha256(data).hexdigest(), len(data)
-
-
-def merge_axe(runs: Sequence[tuple[str, dict[str, Any]]]) -> AxeResult:
-    """Merge the axe runs of one sample: a node counts once per rule, whatever state showed it."""
-    violations: dict[str, AxeFinding] = {}
-    incomplete: dict[str, AxeFinding] = {}
-    for state, result in runs:
-        for target, items in ((violations, result["violations"]), (incomplete, result["incomplete"])):
-            for finding in findings_from_probe(items, state):
-                known = target.get(finding.rule_id)
-                if known is None:
-                    target[finding.rule_id] = finding
-                    continue
-                seen = {n.target for n in known.nodes}
-                extra = tuple(n for n in finding.nodes if n.target not in seen)
-                if extra:
-                    target[finding.rule_id] = AxeFinding(
-                        rule_id=known.rule_id,
-                        impact=known.impact,
-                        tags=known.tags,
-                        help=known.help,
-                        help_url=known.help_url,
-                        nodes=known.nodes + extra,
-                        node_count=known.node_count + len(extra),
-                        state=known.state if known.state == state else f"{known.state},{state}",
-                    )
-    return AxeResult(
-        violations=tuple(sorted(violations.values(), key=lambda f: f.rule_id)),
-        incomplete=tuple(sorted(incomplete.values(), key=lambda f: f.rule_id)),
-        states=tuple(dict.fromkeys(state for state, _ in runs)),
-    )
 
 
 def build_observation(
@@ -114,8 +57,13 @@ def build_observation(
         # Declared order; checks that never ran are errors with the evaluation's reason, so
         # every check of the case appears in every observation.
         ran = {c.id: c for c in checks}
+        # Checks skipped after the page's first decided failure are left out: the observation
+        # names them (AuditCoverage.skipped) and is partial.
+        skipped = set(run.skipped)
         checks = [
-            ran.get(c.id) or CheckResult(c.id, c.type, c.description, "error", f"not run: {error}") for c in case.checks
+            ran.get(c.id) or CheckResult(c.id, c.type, c.description, "error", f"not run: {error}")
+            for c in case.checks
+            if c.id in ran or f"check {c.id}" not in skipped
         ]
     events = run.events
     observation = Observation(
@@ -168,6 +116,7 @@ def audit_coverage(run: SampleRun) -> AuditCoverage:
         horizon_ms=None if run.horizon_ms is None else round(run.horizon_ms, 1),
         late_audit=run.late_audit,
         states_audited=run.states_audited,
+        skipped=tuple(run.skipped),
     )
 
 

@@ -20,7 +20,7 @@ from lm_eval_a11y.engine.admission import Admission, SlotPool
 from lm_eval_a11y.engine.browser import SCREEN_SIZE
 from lm_eval_a11y.engine.check_order import guess_acts, guess_wait_ms
 from lm_eval_a11y.engine.lifecycle import BrowserLifecycle
-from lm_eval_a11y.engine.settings import AXE_TAGS, EvaluatorSettings
+from lm_eval_a11y.engine.settings import EvaluatorSettings
 from lm_eval_a11y.engine.tab import EventLog, RenderSettings, Tab
 from lm_eval_a11y.resources import axe_path, probe_source
 
@@ -91,7 +91,7 @@ class SlotScheduling(BrowserLifecycle):
             axe_source=self._axe_source,
             probe_source=self._probe_source,
             axe_options={
-                "runOnly": {"type": "tag", "values": list(AXE_TAGS)},
+                "runOnly": {"type": "tag", "values": list(self.settings.axe_tags)},
                 "resultTypes": ["violations", "incomplete"],
                 "preload": _AXE_PRELOAD,
             },

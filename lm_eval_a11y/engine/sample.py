@@ -17,6 +17,7 @@ from lm_eval_a11y.cases import Case
 from lm_eval_a11y.checks import Check, Outcome
 from lm_eval_a11y.engine.audit import may_change_itself
 from lm_eval_a11y.engine.contrast import audit_contrast
+from lm_eval_a11y.engine.early_stop import DEFERRED_RULES, decided_failure, steps_left
 from lm_eval_a11y.engine.pool import SlotScheduling
 from lm_eval_a11y.engine.session import Session
 from lm_eval_a11y.engine.tab import EventLog, ProbeError, Tab
@@ -73,6 +74,8 @@ class SampleRun:
     contrast_ms: float = 0.0
     # Content that could not be audited for a reason of the whole document (not of one axe run).
     unaudited: list[str] = field(default_factory=list)
+    # The steps not run because the page had already failed (stop_at_first_failure, early_stop.py).
+    skipped: list[str] = field(default_factory=list)
 
 
 class PageCrashedError(Exception):
@@ -158,14 +161,22 @@ class SampleAudit(SlotScheduling):
         if not self._axe_version:
             self._axe_version = str(await session.probe("axeVersion"))
         t1 = time.perf_counter()
-        initial = await self._crash_aware(session, session.run_axe("initial"))
+        # With the early stop, the costliest rules wait until the others have not failed the page.
+        deferred = DEFERRED_RULES if self.settings.stop_at_first_failure else ()
+        initial = await self._crash_aware(session, session.run_axe("initial", disable=deferred))
+        if deferred and not self._stops_early(run, *(f"axe {rule}" for rule in deferred), contrast_decided=False):
+            initial = await self._crash_aware(session, session.run_axe("initial", only=deferred))
         run.axe_ms = (time.perf_counter() - t1) * 1000
         run.first_audit_end = time.perf_counter()
+        if self._stops_early(run, *steps_left(case, (), contrast=True, late_audit=True), contrast_decided=False):
+            return
         # The pixel check of colour contrast (contrast.py): only pages axe failed or could not
         # decide on, or that style a dark scheme, pay for it.
         run.contrast, run.contrast_ms = await self._crash_aware(
             session, audit_contrast(session, tab, initial, self.settings.viewport, self.settings.timeout_s / 4)
         )
+        if self._stops_early(run, *steps_left(case, (), contrast=False, late_audit=True)):
+            return
         if self.settings.screenshots is not None:
             run.screenshot = await self._screenshot(tab, name)
         if may_change_itself(html):
@@ -176,6 +187,9 @@ class SampleAudit(SlotScheduling):
         if case is not None:
             shared: str | None = None
             for index in self._check_order(case):
+                if self._stops_early(run, *steps_left(case, run.checks, contrast=False, late_audit=not late_done)):
+                    late_done = True
+                    break
                 check = case.checks[index]
                 if not late_done and (session.dirty or check.late or self._acts(case, check)):
                     # The first-rendered document is about to be read late, acted on or replaced.
@@ -188,11 +202,26 @@ class SampleAudit(SlotScheduling):
                 session.position = index
                 run.checks.append(await self._run_check(session, check))
                 self._acted[(case.id, check.id)] = session.dirty
-        if not late_done:
+        if not late_done and not self._stops_early(run, *steps_left(None, (), contrast=False, late_audit=True)):
             await self._late_audit_untouched(session, run, started_at=t0)
         run.checks_ms = (time.perf_counter() - t2) * 1000
-        if case is not None and len(html) < _SIZE_FREE_CHARS:
+        if case is not None and len(html) < _SIZE_FREE_CHARS and not run.skipped:
             self._checks_seen[case.id] = run.checks_ms / 1000
+
+    def _stops_early(self, run: SampleRun, *skipping: str, contrast_decided: bool = True) -> bool:
+        """With ``stop_at_first_failure``: whether the page has already failed for good
+        (:func:`~lm_eval_a11y.engine.early_stop.decided_failure`); if so, the steps ``skipping``
+        are recorded as not run, and the caller runs none of them."""
+        if not self.settings.stop_at_first_failure or run.session is None:
+            return False
+        session = run.session
+        unaudited = [*run.unaudited, *(reason for part in session.coverage for reason in part.unaudited)]
+        if not decided_failure(
+            session.axe_runs, run.checks, unaudited, run.contrast, contrast_decided=contrast_decided
+        ):
+            return False
+        run.skipped.extend(step for step in skipping if step not in run.skipped)
+        return True
 
     async def _late_audit_untouched(self, session: Session, run: SampleRun, *, started_at: float) -> None:
         """The late audit of a document no check has acted on.

@@ -92,17 +92,19 @@ class SessionBase:
             f"globalThis.__a11yProbe.sync({self._epoch}), globalThis.__a11yProbe.{function}({arguments})"
         )
 
-    async def run_axe(self, state: str, *, disable: tuple[str, ...] = ()) -> dict[str, Any]:
+    async def run_axe(self, state: str, *, disable: tuple[str, ...] = (), only: tuple[str, ...] = ()) -> dict[str, Any]:
         """Audit the page as it is now: its document, frames and closed shadow roots (see
         :mod:`lm_eval_a11y.engine.audit`); what could not be audited is kept in :attr:`coverage`.
-        ``disable`` names axe rules left out of this run."""
+        ``disable`` names axe rules left out of this run; ``only``, when given, the only rules run."""
         part = await audit_document(
-            self._tab, self._axe_options(disable), look_for_closed_roots=self._may_have_closed_roots
+            self._tab, self._axe_options(disable, only), look_for_closed_roots=self._may_have_closed_roots
         )
         return await self._record_axe(state, part)
 
-    def _axe_options(self, disable: tuple[str, ...]) -> dict[str, Any]:
+    def _axe_options(self, disable: tuple[str, ...], only: tuple[str, ...] = ()) -> dict[str, Any]:
         options = self._settings.axe_options
+        if only:
+            options = {**options, "runOnly": {"type": "rule", "values": list(only)}}
         if disable:
             rules = {**options.get("rules", {}), **{rule: {"enabled": False} for rule in disable}}
             options = {**options, "rules": rules}

@@ -58,6 +58,19 @@ class EvaluatorSettings:
     # CEILING_HEADROOM_MB, where this machine lets us make one (jail.py): the kernel then holds
     # the ceiling whatever the pages do. Off, or where no cgroup can be made: the watchdog only.
     memory_cgroup: bool = True
+    # Stop a page's evaluation at its first decided failure and skip the steps left (early_stop.py):
+    # the verdict is the full evaluation's, the counts only those of the steps that ran
+    # (AuditCoverage.skipped). For filters that keep passing pages; off for the benchmark. axe's
+    # best practices, which never decide a verdict, are then not audited (axe_tags).
+    stop_at_first_failure: bool = False
+
+    @property
+    def axe_tags(self) -> tuple[str, ...]:
+        """The axe tags audited: :data:`AXE_TAGS`, without ``best-practice`` when the evaluation
+        stops at the first failure (best practices never fail a page)."""
+        if self.stop_at_first_failure:
+            return tuple(tag for tag in AXE_TAGS if tag != "best-practice")
+        return AXE_TAGS
 
     @property
     def slots(self) -> int:
@@ -71,6 +84,8 @@ class EvaluatorSettings:
 
     def __post_init__(self) -> None:
         _require_int("concurrency", self.concurrency, 1)
+        if not isinstance(self.stop_at_first_failure, bool):
+            raise ValueError(f"stop_at_first_failure must be True or False, got {self.stop_at_first_failure!r}")
         # A NaN budget compares false with everything (every page failed "budget of nan s") and
         # an infinite one lets a hanging page hang forever.
         if isinstance(self.timeout_s, bool) or not isinstance(self.timeout_s, (int, float)):
