@@ -20,12 +20,11 @@ KEEP_ATTACKS: dict[str, str] = {
     "passes-scripted": scripted(2),
     # axe's best practices report it (content outside a landmark), and best practices never fail
     # a page: a stop at "any axe violation" would drop it.
-    "best-practice-only": _HEAD + "<p>Opening hours</p><main><h1>Shop</h1><p>Fresh bread daily.</p></main></body></html>",
+    "best-practice-only": _HEAD
+    + "<p>Opening hours</p><main><h1>Shop</h1><p>Fresh bread daily.</p></main></body></html>",
     # axe fails the text far down a repeating background it assumes white; the pixels clear it.
     # A stop at axe's colour-contrast answer, before the pixel check, would drop it.
-    "contrast-axe-overturned": (ROOT / "tests" / "contrast" / "pages" / "long-canvas.html").read_text(
-        encoding="utf-8"
-    ),
+    "contrast-axe-overturned": (ROOT / "tests" / "contrast" / "pages" / "long-canvas.html").read_text(encoding="utf-8"),
 }
 
 # Failing pages, each failing first at another step; a stop must never keep one.
@@ -42,7 +41,7 @@ FAIL_AT_STEPS: dict[str, str] = {
     "fails-contrast": _page('<p style="color:#9a9a9a;background:#ffffff">Prices exclude delivery.</p>'),
     # Only a behaviour check: a clickable div no key reaches.
     "fails-a-check": _page(
-        "<p>Details</p><div onclick=\"this.nextElementSibling.hidden = !this.nextElementSibling.hidden\">"
+        '<p>Details</p><div onclick="this.nextElementSibling.hidden = !this.nextElementSibling.hidden">'
         "Show delivery terms</div><p hidden>Delivery in three days.</p>"
     ),
     # Only late: an image without alt text, added when the page is first scrolled (the evaluator

@@ -14,7 +14,7 @@ from cli.support import run_script
 
 from corpus.early_support import EARLY_PAGES, FAIL_AT_STEPS, KEEP_ATTACKS
 from corpus.support import read_rows, write_parquet
-from lm_eval_a11y.corpus import PageScore, a11y_reward, score_pages
+from lm_eval_a11y.corpus import PageScore, a11y_reward
 from lm_eval_a11y.corpus.pages import resolve_checks
 from lm_eval_a11y.engine.evaluator import Evaluator
 from lm_eval_a11y.observation import Observation

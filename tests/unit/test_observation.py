@@ -27,8 +27,9 @@ CONTRAST = GOLDEN.with_name("contrast-long-dark.json")
 
 def test_round_trip_through_json_is_exact() -> None:
     # The golden file predates the pixel check of colour contrast, the memory cgroup, the count
-    # of stalled settles and the audits of changing states: their fields come back at their
-    # defaults (an old record's ceiling was the watchdog's), everything else exactly as written.
+    # of stalled settles, the audits of changing states and the early stop's skipped steps: their
+    # fields come back at their defaults (an old record's ceiling was the watchdog's), everything
+    # else exactly as written.
     data = _golden()
     obs = Observation.from_dict(data)
     newer = json.loads(json.dumps(obs.to_dict()))
@@ -38,6 +39,7 @@ def test_round_trip_through_json_is_exact() -> None:
     assert newer["environment"].pop("prefers_color_scheme") == "light"
     assert newer["environment"].pop("memory_ceiling") == "watchdog"
     assert newer["audit"].pop("states_audited") == 0
+    assert newer["audit"].pop("skipped") == []
     assert newer == data
     assert Observation.from_dict(json.loads(json.dumps(obs.to_dict()))) == obs
 
@@ -51,6 +53,7 @@ def test_round_trip_of_a_pixel_checked_observation_is_exact() -> None:
     assert newer["environment"].pop("memory_ceiling") == "watchdog"  # written before the cgroup
     assert newer["timings"].pop("settle_stalls") == 0  # and before stalls were counted
     assert newer["audit"].pop("states_audited") == 0  # and before changing states were audited
+    assert newer["audit"].pop("skipped") == []  # and before the early stop
     assert newer == data
     audit = obs.contrast
     assert audit is not None and audit.schemes == ("light", "dark")
