@@ -20,6 +20,10 @@ page that is never stopped runs every step: the pages that pass are exactly thos
 A page that passes at first screen needs every step (its late changes, its behaviour); a page
 that fails at first screen is out.
 
+A step of ``SampleAudit._evaluate_in`` runs behind the same question:
+``if self._stops_early(run, "<step>", ...): return`` (or ``break``), naming the steps it skips;
+the question is cheap (the axe runs merged and scored in Python, no call into the page).
+
 The first audit is split in two when the evaluation may stop early: every rule but
 :data:`DEFERRED_RULES` first, then those rules alone on the same document, both recorded as the
 ``initial`` state, so a page that goes on is audited by the same rules as in a full evaluation.

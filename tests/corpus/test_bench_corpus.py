@@ -47,3 +47,31 @@ def test_two_paths_score_the_same_rows_and_report_their_cost(tmp_path: Path) -> 
     assert api["overhead_vs_api"] == 0.0
     assert local["overhead_vs_api"] is not None
     assert (tmp_path / "corpus-8.parquet").is_file()
+
+
+def test_the_failing_corpus_gives_most_pages_a_failure_the_web_has() -> None:
+    bench = _bench()
+    rows = bench.build_failing_corpus(60, failing=0.9)
+    assert rows == bench.build_failing_corpus(60, failing=0.9)
+    assert [r["id"] for r in rows] == [r["id"] for r in bench.build_corpus(60)]
+    seeded = [r for r in rows if r["seeded"]]
+    assert 45 <= len(seeded) < 60
+    plain = {r["id"]: r["html"] for r in bench.build_corpus(60)}
+    assert all(r["html"] == plain[r["id"]] for r in rows if not r["seeded"])
+    for row in seeded:
+        added = row["html"] != plain[row["id"]]
+        assert added, f"{row['id']}: a seeded page gets at least one failure"
+
+
+def test_the_early_mode_compares_full_and_early_filtering(tmp_path: Path) -> None:
+    bench = _bench()
+    out = tmp_path / "figures.json"
+    argv = ["--early", "--pages", "6", "--checks", "axe", "--workers", "1", "--work", str(tmp_path), "--json", str(out)]
+    assert bench.main(argv) == 0
+    figures = json.loads(out.read_text())
+    assert figures["kept_identical"] is True and figures["differing"] == []
+    assert figures["ratio"] > 0 and figures["full"]["pages_per_s"] > 0 and figures["early"]["pages_per_s"] > 0
+    assert figures["full"]["partial"] == 0
+    # The failing pages were stopped at their first failure (one that fails only at the last step
+    # has nothing left to skip).
+    assert 0 < figures["early"]["partial"] <= 6 - figures["kept"]
