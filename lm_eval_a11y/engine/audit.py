@@ -22,9 +22,15 @@ the sample for it.
 
 Only pages that have frames pay for the frame path (Playwright keeps the frame tree from CDP
 events, so asking costs no round trip); the closed-root search costs one round trip on pages that
-run scripts or declare shadow roots, which are the only pages that can have one. Above 200 KB of
-markup the pierced snapshot itself costs seconds, and a page is searched only when its markup says
-"shadow" (an obfuscated script in such a page is not searched; docs/trust.md says so).
+run scripts or declare shadow roots, which are the only pages that can have one. On a large
+document the pierced snapshot itself costs seconds, so there a count of the nodes CDP sees
+against those our world sees comes first (hidden_nodes.py), and only a document that holds
+nodes out of our sight is snapshotted.
+
+Before axe runs in a document, Chromium's computed roles and names of its custom elements are
+handed to the probe (computed_roles.py), for the rules axe-core lacks (evaluator/probe/
+extra-rules.js). An axe rule that throws is reported by axe among the incomplete results with
+its error; it measured nothing, and :func:`rule_errors` names it in ``unaudited``.
 """
 
 from __future__ import annotations

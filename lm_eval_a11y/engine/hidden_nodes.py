@@ -8,7 +8,7 @@ The probe counts the same in our world, where closed roots are out of sight (tho
 are left out of the count by their mode). Equal counts, with nothing changed in between (a
 MutationObserver of our world watched every counted tree), mean there is no closed shadow root;
 a larger count from CDP means there is one, and the caller takes the full snapshot.
-Measured on an idle two-core machine: 30-240 ms for pages of 200 KB to 1.5 MB, where the
+Measured on the shared two-core machine (idle to loaded): 30-240 ms for pages of 200 KB to 1.5 MB, where the
 pierced snapshot took 0.5-2 s for 200 KB, 2-3 s for 700 KB and 18-38 s for 1.5 MB.
 """
 
