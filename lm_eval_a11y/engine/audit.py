@@ -43,6 +43,7 @@ from typing import Any
 from lm_eval_a11y.engine.computed_roles import read_computed_roles
 from lm_eval_a11y.engine.hidden_nodes import nothing_hidden
 from lm_eval_a11y.engine.tab import PARSE_CUT_SHORT, Tab
+from lm_eval_a11y.engine.unicode import repair_text
 
 __all__ = [
     "AuditPart",
@@ -82,9 +83,10 @@ def may_have_closed_shadow_roots(html: str) -> bool:
 
 def rule_errors(result: dict[str, Any]) -> list[str]:
     """The axe rules of a report that threw (axe puts them among the incomplete ones, with the
-    error): each measured nothing, so each is content that could not be audited."""
+    error): each measured nothing, so each is content that could not be audited. The error's text
+    may quote the page, so it is made valid Unicode for the record."""
     return [
-        f"axe rule {item.get('id')} could not run ({item['error']})"
+        repair_text(f"axe rule {item.get('id')} could not run ({item['error']})")[0]
         for item in result.get("incomplete") or ()
         if item.get("error")
     ]

@@ -170,6 +170,10 @@ def test_rule_errors_names_only_the_rules_that_threw() -> None:
     }
     assert rule_errors(result) == ["axe rule label could not run (RangeError: Maximum call stack size exceeded)"]
     assert rule_errors({"incomplete": []}) == []
+    # An error quoting half a surrogate pair from the page still leaves a writable record.
+    assert rule_errors({"incomplete": [{"id": "x", "error": "TypeError: \ud800"}]}) == [
+        "axe rule x could not run (TypeError: \ufffd)"
+    ]
 
 
 @pytest.mark.parametrize(("kind", "passes"), [("R", False), ("BP", True)])
