@@ -10,9 +10,11 @@ import {
   byRole, contentBefore, deepActive, describe, FOCUS_CANDIDATES, focusStyle, headings, isFocusable,
   isHiddenFromAT, isVisible, isWithin, landmarks, nameOf, queryAll, rangeValue, roleOf,
 } from './elements.js';
+import { internalsCandidates, noteComputed } from './extra-rules.js';
 import { focusClip, pixelsDiffer, restlessAround, stopKind } from './focus-ring.js';
 import { quietReset } from './focus-start.js';
 import { keyboardFacts, pointerCursors } from './keyboard-reach.js';
+import { countEnd, countSeen } from './node-count.js';
 import { overflowingText } from './reflow.js';
 import { element, refOf } from './refs.js';
 import { animationTimeLeft, settleThen } from './settle.js';
@@ -45,6 +47,13 @@ globalThis.__a11yProbe = Object.freeze({
   timersRun,
   timersWithoutDelay,
   finishAxe,
+  // The rules of extra-rules.js: the custom elements whose role may come from ElementInternals,
+  // and Chromium's computed role and name of each (read through CDP), before an audit.
+  internalsCandidates,
+  noteComputed,
+  // The nodes this world sees, against CDP's count (hidden_nodes.py).
+  countSeen,
+  countEnd,
   // Scroll to the end of the page, as a visitor reading it would: content a page adds on
   // scroll events is then in the document by the late audit.
   scrollThrough: () => {

@@ -209,6 +209,9 @@ function report(result) {
       impact: node.impact || null,
     })),
     node_count: item.nodes.length,
+    // A rule that threw is put by axe among the incomplete ones with the error; it measured
+    // nothing, and the Python side fails the sample for it (audit.rule_errors).
+    error: item.error ? `${item.error.name || 'Error'}: ${item.error.message || ''}`.slice(0, 300) : null,
   }));
   return {
     version: result.testEngine.version,

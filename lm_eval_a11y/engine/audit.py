@@ -22,9 +22,15 @@ the sample for it.
 
 Only pages that have frames pay for the frame path (Playwright keeps the frame tree from CDP
 events, so asking costs no round trip); the closed-root search costs one round trip on pages that
-run scripts or declare shadow roots, which are the only pages that can have one. Above 200 KB of
-markup the pierced snapshot itself costs seconds, and a page is searched only when its markup says
-"shadow" (an obfuscated script in such a page is not searched; docs/trust.md says so).
+run scripts or declare shadow roots, which are the only pages that can have one. On a large
+document the pierced snapshot itself costs seconds, so there a count of the nodes CDP sees
+against those our world sees comes first (hidden_nodes.py), and only a document that holds
+nodes out of our sight is snapshotted.
+
+Before axe runs in a document, Chromium's computed roles and names of its custom elements are
+handed to the probe (computed_roles.py), for the rules axe-core lacks (evaluator/probe/
+extra-rules.js). An axe rule that throws is reported by axe among the incomplete results with
+its error; it measured nothing, and :func:`rule_errors` names it in ``unaudited``.
 """
 
 from __future__ import annotations
@@ -34,9 +40,19 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from lm_eval_a11y.engine.computed_roles import read_computed_roles
+from lm_eval_a11y.engine.hidden_nodes import nothing_hidden
 from lm_eval_a11y.engine.tab import PARSE_CUT_SHORT, Tab
+from lm_eval_a11y.engine.unicode import repair_text
 
-__all__ = ["AuditPart", "audit_document", "has_closed_roots", "may_change_itself", "may_have_closed_shadow_roots"]
+__all__ = [
+    "AuditPart",
+    "audit_document",
+    "has_closed_roots",
+    "may_change_itself",
+    "may_have_closed_shadow_roots",
+    "rule_errors",
+]
 
 # Beyond these a page is not audited further: each frame costs an axe compile and run, each
 # closed root three round trips, and the time budget would go on them.
@@ -61,17 +77,19 @@ _DEFINE_SHADOW_ROOT = (
 _OBJECT_GROUP = "lm-eval-a11y-audit"
 
 
-# Above this size the pierced DOM snapshot itself is the cost (measured on a busy two-core machine:
-# a 1.5 KB page 13-40 ms, a 707 KB page 3.8-4.6 s, which DOMSnapshot.captureSnapshot does not
-# improve), so a large page is searched only when its markup names shadow roots at all.
-_FULL_SEARCH_MAX_CHARS = 200_000
-_NAMES_SHADOW_ROOTS = re.compile(r"shadow", re.IGNORECASE)
-
-
 def may_have_closed_shadow_roots(html: str) -> bool:
-    if len(html) > _FULL_SEARCH_MAX_CHARS:
-        return _NAMES_SHADOW_ROOTS.search(html) is not None
     return _MAY_HAVE_SHADOW_ROOTS.search(html) is not None
+
+
+def rule_errors(result: dict[str, Any]) -> list[str]:
+    """The axe rules of a report that threw (axe puts them among the incomplete ones, with the
+    error): each measured nothing, so each is content that could not be audited. The error's text
+    may quote the page, so it is made valid Unicode for the record."""
+    return [
+        repair_text(f"axe rule {item.get('id')} could not run ({item['error']})")[0]
+        for item in result.get("incomplete") or ()
+        if item.get("error")
+    ]
 
 
 # Markup that can change the page after load without a visitor doing anything: a script (also in
@@ -128,6 +146,8 @@ async def audit_document(tab: Tab, options: dict[str, Any], *, look_for_closed_r
         roots = _ClosedRoots()
     top = tab.world_id
     await _expose_or_report(tab, top, roots.by_frame.get(None, []), part)
+    if look_for_closed_roots:
+        await _read_roles_or_report(tab, top, part)
     options_json = json.dumps(options)
     if tab.frame_count() == 0:
         result: dict[str, Any] = await tab.evaluate(f"globalThis.__a11yProbe.runAxe({options_json})")
@@ -162,6 +182,17 @@ async def _expose_or_report(tab: Tab, world: int, pairs: list[tuple[int, int]], 
     part.closed_shadow_roots += opened
 
 
+async def _read_roles_or_report(tab: Tab, world: int, part: AuditPart) -> None:
+    """Chromium's roles and names of the custom elements of one document, for the probe's rule
+    (computed_roles.py); what could not be read is named in ``unaudited``."""
+    try:
+        reason = await read_computed_roles(tab, world)
+    except Exception as err:  # noqa: BLE001 - an element the page removed meanwhile, or a refusal
+        reason = f"custom elements whose roles from ElementInternals could not be read: {str(err)[:200]}"
+    if reason is not None:
+        part.unaudited.append(reason)
+
+
 async def _audit_frame(
     tab: Tab,
     world: int,
@@ -188,6 +219,8 @@ async def _audit_frame(
                 raise _TooManyRoots(fresh.total)
             roots.by_frame, roots.documents, roots.total = fresh.by_frame, fresh.documents, fresh.total
         await _expose_or_report(tab, world, roots.by_frame.get(frame_id, []), part)
+        if roots.searched:
+            await _read_roles_or_report(tab, world, part)
         if await tab.evaluate_in(world, PARSE_CUT_SHORT, await_promise=False):
             part.unaudited.append(
                 "a frame whose document the browser stopped reading before its end (a form submitted, or "
@@ -300,8 +333,13 @@ async def has_closed_roots(tab: Tab) -> bool:
 
 
 async def _find_closed_roots(tab: Tab) -> _ClosedRoots:
-    """Every closed shadow root in the page and its frames, from one pierced DOM snapshot."""
+    """Every closed shadow root in the page and its frames, from one pierced DOM snapshot.
+
+    The snapshot costs seconds on a large page; there a count first tells whether the page holds
+    any node our world cannot see (hidden_nodes.py), and only a page that does is snapshotted."""
     found = _ClosedRoots(searched=True)
+    if tab.frame_count() == 0 and await nothing_hidden(tab):
+        return found
     try:
         document = (await tab.send("DOM.getDocument", {"depth": -1, "pierce": True}))["root"]
     finally:

@@ -14,7 +14,13 @@ from typing import Any, TypeVar
 
 from playwright.async_api import Page
 
-from lm_eval_a11y.engine.audit import AuditPart, audit_document, has_closed_roots, may_have_closed_shadow_roots
+from lm_eval_a11y.engine.audit import (
+    AuditPart,
+    audit_document,
+    has_closed_roots,
+    may_have_closed_shadow_roots,
+    rule_errors,
+)
 from lm_eval_a11y.engine.elements import Element, element_from_probe
 from lm_eval_a11y.engine.tab import Tab
 
@@ -112,6 +118,8 @@ class SessionBase:
 
     async def _record_axe(self, state: str, part: AuditPart) -> dict[str, Any]:
         result = part.result
+        # An axe rule that threw measured nothing: the sample cannot pass on it.
+        part.unaudited.extend(rule_errors(result))
         heap = result.pop("heap", None)
         self.axe_runs.append((state, result))
         self.axe_positions.append(self.position)
