@@ -43,11 +43,12 @@ def findings_from_probe(items: Sequence[dict[str, Any]], state: str) -> tuple[Ax
                     target=tuple(n.get("target") or ()),
                     failure_summary=n.get("failure_summary", ""),
                     impact=n.get("impact"),
+                    state=state,
                 )
                 for n in item.get("nodes") or ()
             ),
             node_count=int(item.get("node_count") or 0),
-            state=state,
+            states=(state,),
         )
         for item in items
     )
@@ -59,7 +60,8 @@ def html_digest(html: str) -> tuple[str, int]:
 
 
 def merge_axe(runs: Sequence[tuple[str, dict[str, Any]]]) -> AxeResult:
-    """Merge the axe runs of one sample: a node counts once per rule, whatever state showed it."""
+    """Merge the axe runs of one sample: a node counts once per rule, whatever state showed it
+    (it keeps the first state it was seen in; the finding lists every state that added a node)."""
     violations: dict[str, AxeFinding] = {}
     incomplete: dict[str, AxeFinding] = {}
     for state, result in runs:
@@ -80,7 +82,7 @@ def merge_axe(runs: Sequence[tuple[str, dict[str, Any]]]) -> AxeResult:
                         help_url=known.help_url,
                         nodes=known.nodes + extra,
                         node_count=known.node_count + len(extra),
-                        state=known.state if known.state == state else f"{known.state},{state}",
+                        states=tuple(dict.fromkeys((*known.states, state))),
                     )
     return AxeResult(
         violations=tuple(sorted(violations.values(), key=lambda f: f.rule_id)),
@@ -168,6 +170,8 @@ def audit_coverage(run: SampleRun) -> AuditCoverage:
         horizon_ms=None if run.horizon_ms is None else round(run.horizon_ms, 1),
         late_audit=run.late_audit,
         states_audited=run.states_audited,
+        action_states=run.state_audits.audits if run.state_audits is not None else 0,
+        action_states_unaudited=run.state_audits.unaudited if run.state_audits is not None else 0,
     )
 
 
