@@ -79,7 +79,7 @@ def test_reset_and_extra_axe_state(evaluator: Evaluator) -> None:
     # The photo is hidden at first: only the state the check reached shows its missing alt.
     assert obs.axe.states == ("initial", "photo shown")
     (finding,) = [f for f in obs.axe.violations if f.rule_id == "image-alt"]
-    assert finding.state == "photo shown"
+    assert finding.states == ("photo shown",)
     assert finding.node_count == 1 and finding.nodes[0].target == ("#photo",)
     assert finding.wcag == ("1.1.1",)
 

@@ -69,7 +69,7 @@ def test_golden_observation_reads_back_with_its_meaning() -> None:
     assert obs.axe.wcag_failure_nodes == 3
     assert [f.rule_id for f in obs.axe.incomplete] == ["color-contrast"]
     image_alt = next(f for f in obs.axe.violations if f.rule_id == "image-alt")
-    assert image_alt.state == "photo shown"
+    assert image_alt.states == ("photo shown",)
     assert image_alt.wcag == ("1.1.1",)
     assert image_alt.nodes[0].target == ("#photo",)
     assert [(c.id, c.type, c.outcome) for c in obs.checks] == [
@@ -106,3 +106,29 @@ def test_older_observations_without_newer_fields_still_load() -> None:
 )
 def test_wcag_criteria_from_axe_tags(tags: list[str], criteria: tuple[str, ...]) -> None:
     assert wcag_criteria(tags) == criteria
+
+
+def test_an_old_record_reads_back_with_its_states() -> None:
+    """Records written with comma-joined ``state`` strings read back as lists."""
+    old = {
+        "status": "ok",
+        "axe": {
+            "violations": [
+                {
+                    "rule_id": "image-alt",
+                    "impact": "critical",
+                    "tags": ["wcag2a", "wcag111"],
+                    "help": "Images must have alternative text",
+                    "help_url": "",
+                    "nodes": [{"html": "<img>", "target": ["img"]}],
+                    "node_count": 1,
+                    "state": "initial,late",
+                }
+            ],
+            "states": ["initial", "late"],
+        },
+    }
+    obs = Observation.from_dict(old)
+    (finding,) = obs.axe.violations
+    assert finding.states == ("initial", "late")
+    assert finding.nodes[0].state == "initial"
