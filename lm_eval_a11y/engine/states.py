@@ -104,7 +104,15 @@ class StateAudits:
         shown = fingerprint if fingerprint is not None else await self._fingerprint(session)
         if shown in self._seen:
             return
-        self._seen.add(shown)
+        # Something new is shown: let it settle (a tooltip whose fade starts on the next frame,
+        # a panel that slides open) and look again, so that the audit sees it as a person does.
+        await session.settle()
+        settled = await self._fingerprint(session)
+        known = settled in self._seen
+        self._seen.update((shown, settled))
+        if known:
+            # The page is back in (or settled into) a state already audited.
+            return
         if self.audits >= self.limit:
             self.unaudited += 1
             return
