@@ -19,7 +19,7 @@ from lm_eval_a11y.engine.audit import may_change_itself
 from lm_eval_a11y.engine.contrast import audit_contrast
 from lm_eval_a11y.engine.pool import SlotScheduling
 from lm_eval_a11y.engine.session import Session
-from lm_eval_a11y.engine.states import StateAudits, label_contrast, merge_contrast
+from lm_eval_a11y.engine.states import STATE_AUDIT_SHARE, StateAudits, label_contrast, merge_contrast
 from lm_eval_a11y.engine.tab import EventLog, ProbeError, Tab
 from lm_eval_a11y.observation import CheckResult, ContrastAudit
 
@@ -151,7 +151,11 @@ class SampleAudit(SlotScheduling):
         session = Session(tab, html)
         run.session = session
         if case is not None:
-            run.state_audits = StateAudits(lambda label: self._audit_state(session, run, label), case)
+            run.state_audits = StateAudits(
+                lambda label: self._audit_state(session, run, label),
+                case,
+                budget_s=self.settings.timeout_s * STATE_AUDIT_SHARE,
+            )
             session.state_watch = run.state_audits
         t0 = time.perf_counter()
         await self._crash_aware(session, session.open())

@@ -11,13 +11,16 @@ screen's, and each finding names the state, e.g. ``after click on button "Open" 
 opens-named-dialog)``. A walk that only moves focus shows nothing new and costs one probe call per
 step (the fingerprint rides on the walk's own call), no audit.
 
-At most :data:`MAX_STATE_AUDITS` states are audited per sample; new states past that are counted
+At most :data:`MAX_STATE_AUDITS` states are audited per sample, within
+:data:`STATE_AUDIT_SHARE` of its time budget; new states past either are counted
 (``AuditCoverage.states_unaudited``), not audited. Axe's ``include`` context limited to what
 changed was measured against the whole document and not used: see docs/trust.md.
 """
 
 from __future__ import annotations
 
+import math
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
@@ -26,13 +29,15 @@ from lm_eval_a11y.engine.elements import Element, element_from_probe
 from lm_eval_a11y.engine.session_base import SessionBase
 from lm_eval_a11y.observation import ContrastAudit
 
-__all__ = ["MAX_STATE_AUDITS", "StateAudits", "action_label", "label_contrast", "merge_contrast"]
+__all__ = ["MAX_STATE_AUDITS", "STATE_AUDIT_SHARE", "StateAudits", "action_label", "label_contrast", "merge_contrast"]
 
 # New states a sample's checks reach that are audited, beyond the first screen: a case's checks
 # reach a handful (a dialog open, each of three tabs, a message shown); each audit is an axe run
 # and possibly a pixel check, so a page that shows something new on every key press (a clock
 # read on each step, a carousel on a timer) costs this many audits, not one per action.
 MAX_STATE_AUDITS = 8
+# The share of a sample's time budget its state audits may take in all.
+STATE_AUDIT_SHARE = 0.25
 
 # Characters of typed text and of an accessible name kept in a label.
 _LABEL_TEXT = 40
@@ -70,11 +75,19 @@ class StateAudits:
     ``case`` names the check acting (by ``session.position``) in the labels."""
 
     def __init__(
-        self, audit: Callable[[str], Awaitable[None]], case: Case | None = None, limit: int = MAX_STATE_AUDITS
+        self,
+        audit: Callable[[str], Awaitable[None]],
+        case: Case | None = None,
+        limit: int = MAX_STATE_AUDITS,
+        budget_s: float = math.inf,
     ) -> None:
         self._audit = audit
         self._case = case
         self.limit = limit
+        # The time these audits may take in all (a share of the sample's budget): a large page
+        # whose audits are slow is audited in fewer states, and the sample keeps its time.
+        self.budget_s = budget_s
+        self.spent_s = 0.0
         self._seen: set[str] = set()
         self._auditing = False
         # States audited, new states left unaudited past the limit, fingerprints taken.
@@ -113,15 +126,17 @@ class StateAudits:
         if known:
             # The page is back in (or settled into) a state already audited.
             return
-        if self.audits >= self.limit:
+        if self.audits >= self.limit or self.spent_s >= self.budget_s:
             self.unaudited += 1
             return
         label = action_label(action, await _resolve(session, target), self._check_id(session))
         self._auditing = True
+        started = time.perf_counter()
         try:
             await self._audit(label)
         finally:
             self._auditing = False
+            self.spent_s += time.perf_counter() - started
         self.audits += 1
         self.labels.append(label)
 

@@ -38,6 +38,14 @@ def test_round_trip_through_json_is_exact() -> None:
     assert newer["environment"].pop("prefers_color_scheme") == "light"
     assert newer["environment"].pop("memory_ceiling") == "watchdog"
     assert newer["audit"].pop("states_audited") == 0
+    assert newer["audit"].pop("action_states") == 0
+    assert newer["audit"].pop("action_states_unaudited") == 0
+    # Its findings name their states comma-joined in ``state``; they come back as a list, and each
+    # node names the first of them.
+    for finding in (*newer["axe"]["violations"], *newer["axe"]["incomplete"]):
+        states = finding.pop("states")
+        assert [n.pop("state") for n in finding["nodes"]] == [states[0]] * len(finding["nodes"])
+        finding["state"] = ",".join(states)
     assert newer == data
     assert Observation.from_dict(json.loads(json.dumps(obs.to_dict()))) == obs
 
@@ -51,6 +59,13 @@ def test_round_trip_of_a_pixel_checked_observation_is_exact() -> None:
     assert newer["environment"].pop("memory_ceiling") == "watchdog"  # written before the cgroup
     assert newer["timings"].pop("settle_stalls") == 0  # and before stalls were counted
     assert newer["audit"].pop("states_audited") == 0  # and before changing states were audited
+    assert newer["audit"].pop("action_states") == 0  # and before the states checks show were
+    assert newer["audit"].pop("action_states_unaudited") == 0
+    assert {n.pop("state") for n in newer["contrast"]["nodes"]} == {"initial"}
+    for finding in (*newer["axe"]["violations"], *newer["axe"]["incomplete"]):
+        states = finding.pop("states")
+        assert {n.pop("state") for n in finding["nodes"]} <= {states[0]}
+        finding["state"] = ",".join(states)
     assert newer == data
     audit = obs.contrast
     assert audit is not None and audit.schemes == ("light", "dark")
