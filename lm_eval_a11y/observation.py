@@ -36,15 +36,21 @@ def wcag_criteria(tags: tuple[str, ...] | list[str]) -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class AxeNode:
+    """One node an axe rule reported; ``state`` is the first audited state it was seen in
+    (``initial``, ``late``, ``changing`` or the action that showed it, e.g.
+    ``after click on button "Open"``)."""
+
     html: str
     target: tuple[str, ...]
     failure_summary: str = ""
     impact: str | None = None
+    state: str = "initial"
 
 
 @dataclass(frozen=True)
 class AxeFinding:
-    """One axe rule that reported nodes, as seen in one axe run (``state``)."""
+    """One axe rule that reported nodes, merged over the sample's axe runs: ``states`` names the
+    audited states it reported nodes in, in the order they were merged (each node says its own)."""
 
     rule_id: str
     impact: str | None
@@ -53,7 +59,7 @@ class AxeFinding:
     help_url: str
     nodes: tuple[AxeNode, ...]
     node_count: int
-    state: str = "initial"
+    states: tuple[str, ...] = ("initial",)
 
     @property
     def best_practice(self) -> bool:
@@ -127,6 +133,8 @@ class ContrastNode:
     decided: ContrastDecision
     decided_by: Literal["pixels", "axe"]
     note: str = ""
+    # The audited state the node was measured in (as AxeNode.state).
+    state: str = "initial"
 
     @property
     def overturned(self) -> bool:
@@ -244,8 +252,12 @@ class AuditCoverage:
     have changed unseen, so axe ran again), ``unchanged`` (nothing had changed; the first audit
     stands) or ``none`` (no late audit: the evaluation ended first). ``states_audited`` counts the
     further states axe audited because the page changed itself before the horizon (content a timer
-    shows and hides; their findings have the state ``changing``). ``recorded`` is False for
-    observations written before coverage was recorded: they say nothing about it.
+    shows and hides; their findings have the state ``changing``). ``action_states`` counts the
+    states the case's checks showed by acting (a dialog opened, a panel expanded) that were
+    audited like the first screen (their findings name the action, e.g. ``after click on button
+    "Open"``), and ``action_states_unaudited`` the new states past the bound on those audits
+    (engine/states.py). ``recorded`` is False for observations written before coverage was
+    recorded: they say nothing about it.
 
     ``skipped`` names the steps that did not run because the evaluation stopped at the page's
     first decided failure (``EvaluatorSettings.stop_at_first_failure``): ``contrast``, ``late
@@ -260,6 +272,8 @@ class AuditCoverage:
     horizon_ms: float | None = None
     late_audit: str = "none"
     states_audited: int = 0
+    action_states: int = 0
+    action_states_unaudited: int = 0
     skipped: tuple[str, ...] = ()
 
     @property
@@ -345,6 +359,8 @@ def _coverage(data: dict[str, Any]) -> AuditCoverage:
         late_audit=str(data.get("late_audit", "none")),
         states_audited=int(data.get("states_audited", 0)),
         skipped=tuple(str(step) for step in data.get("skipped") or ()),
+        action_states=int(data.get("action_states", 0)),
+        action_states_unaudited=int(data.get("action_states_unaudited", 0)),
     )
 
 
@@ -367,6 +383,7 @@ def _contrast(data: dict[str, Any]) -> ContrastAudit:
                 decided=n["decided"],
                 decided_by=n["decided_by"],
                 note=n.get("note", ""),
+                state=str(n.get("state") or "initial"),
             )
             for n in data.get("nodes", ())
         ),
@@ -392,6 +409,12 @@ def _events(data: dict[str, Any]) -> PageEvents:
 
 
 def _finding(data: dict[str, Any]) -> AxeFinding:
+    # Records written before states were a list keep them comma-joined in ``state`` (their
+    # labels never held a comma); a node of such a record was first seen in the first of them.
+    if "states" in data:
+        states = tuple(str(s) for s in data["states"] or ())
+    else:
+        states = tuple(s for s in str(data.get("state") or "initial").split(",") if s) or ("initial",)
     return AxeFinding(
         rule_id=data["rule_id"],
         impact=data.get("impact"),
@@ -404,9 +427,10 @@ def _finding(data: dict[str, Any]) -> AxeFinding:
                 target=tuple(n.get("target", ())),
                 failure_summary=n.get("failure_summary", ""),
                 impact=n.get("impact"),
+                state=str(n.get("state") or states[0]),
             )
             for n in data.get("nodes", ())
         ),
         node_count=int(data.get("node_count", len(data.get("nodes", ())))),
-        state=data.get("state", "initial"),
+        states=states,
     )

@@ -89,7 +89,8 @@ def score_observation(obs: Observation) -> SampleScore:
         if audit is not None and finding.rule_id == "color-contrast":
             continue
         axe_failures += finding.node_count
-        reasons.append(f"axe {finding.rule_id}: {finding.node_count} node(s) - {finding.help}")
+        where = _seen_in(finding.states)
+        reasons.append(f"axe {finding.rule_id}: {finding.node_count} node(s) - {finding.help}{where}")
     if audit is not None:
         contrast, why = contrast_failures(audit, _finding(wcag, "color-contrast"))
         axe_failures += contrast
@@ -141,6 +142,12 @@ def score_observation(obs: Observation) -> SampleScore:
     )
 
 
+def _seen_in(states: tuple[str, ...] | list[str]) -> str:
+    """Where failures were seen, for a reason: nothing when only on the first screen."""
+    shown = tuple(dict.fromkeys(states))
+    return "" if shown in ((), ("initial",)) else f" (seen in: {'; '.join(shown)})"
+
+
 def _finding(findings: tuple[AxeFinding, ...], rule_id: str) -> AxeFinding | None:
     return next((f for f in findings if f.rule_id == rule_id), None)
 
@@ -176,7 +183,11 @@ def contrast_failures(audit: ContrastAudit, axe_finding: AxeFinding | None) -> t
             parts.append(f"{dark} in the dark colour scheme")
         if audit.overturned:
             parts.append(f"{audit.overturned} of axe's failures overturned by the pixels")
-        reasons.append("color-contrast: " + "; ".join(parts))
+        states = [n.state for n in audit.nodes if n.decided == "fail"]
+        if other_states and axe_finding is not None:
+            measured = {n.target for n in audit.nodes}
+            states += [n.state for n in axe_finding.nodes if n.target not in measured]
+        reasons.append("color-contrast: " + "; ".join(parts) + _seen_in(states))
     return total, reasons
 
 

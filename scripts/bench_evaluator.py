@@ -409,7 +409,7 @@ def compare_findings(script: ModeResult, pool: ModeResult, corpus: list[Page]) -
             continue
         axe_states: dict[str, set[str]] = {}
         for finding in obs.axe.wcag_failures:
-            axe_states.setdefault(finding.rule_id, set()).update(finding.state.split(","))
+            axe_states.setdefault(finding.rule_id, set()).update(finding.states)
         only_script, only_evaluator = tuple(sorted(theirs - ours)), tuple(sorted(ours - theirs))
         reasons = tuple(_why(r, True, obs, axe_states) for r in only_script) + tuple(
             _why(r, False, obs, axe_states) for r in only_evaluator

@@ -18,6 +18,7 @@ import { countEnd, countSeen } from './node-count.js';
 import { overflowingText } from './reflow.js';
 import { element, refOf } from './refs.js';
 import { animationTimeLeft, settleThen } from './settle.js';
+import { shownFingerprint } from './states.js';
 import { sync, touched, treeBuilds, withAxe } from './tree.js';
 import { watch, watched } from './watch.js';
 
@@ -63,6 +64,8 @@ globalThis.__a11yProbe = Object.freeze({
   },
   nextChange,
   stateAudited,
+  // What the page shows, as a fingerprint (states.js): a check's action changed it or not.
+  shownFingerprint,
   lateSignals,
   describe: (ref) => describe(element(ref)),
   query: (selector, rootRef) => queryAll(selector, rootRef).map(describe),
@@ -83,8 +86,9 @@ globalThis.__a11yProbe = Object.freeze({
   // One step of a keyboard walk, in one round trip: let the page's zero-delay timers from the
   // key press run (ours is queued after theirs), then report where focus is and whether it is
   // on or inside the given element.
-  // With `kind`, also the kind of the focused element (stopKind).
-  step: (ref, kind) => new Promise((resolve, reject) => {
+  // With `kind`, also the kind of the focused element (stopKind); with `fingerprint`, what the
+  // page shows (shownFingerprint), in the same round trip.
+  step: (ref, kind, fingerprint) => new Promise((resolve, reject) => {
     setTimeout(() => {
       try {
         const active = deepActive();
@@ -93,6 +97,7 @@ globalThis.__a11yProbe = Object.freeze({
           ref: refOf(active),
           within: target !== null && isWithin(target, active),
           kind: kind && active ? stopKind(active) : null,
+          fingerprint: fingerprint ? shownFingerprint() : null,
         });
       } catch (err) {
         reject(err);

@@ -180,6 +180,9 @@ function contrastDescribe(seen, running) {
   if (inDoc.reduce((sum, b) => sum + b.width * b.height, 0) < left * 0.5) {
     return { ...out, unmeasurable: 'the text is off the page' };
   }
+  if (covered(el, inDoc)) {
+    return { ...out, unmeasurable: 'the text is covered by another element' };
+  }
   return {
     ...out,
     colour: fill.slice(0, 3),
@@ -187,6 +190,26 @@ function contrastDescribe(seen, running) {
     fixed,
     boxes: inDoc,
   };
+}
+
+// Whether every box of the text that lies in the viewport has, at its middle, an element on top
+// that is neither the text's element nor inside it nor around it (a skip link shown over the
+// logo): the pixels there are that element's, not the text's. Boxes out of view are not judged.
+function covered(el, boxes) {
+  let judged = 0;
+  for (const b of boxes) {
+    const x = b.x + b.width / 2;
+    const y = b.y + b.height / 2;
+    if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) {
+      continue;
+    }
+    judged += 1;
+    const top = el.getRootNode().elementFromPoint(x, y);
+    if (!top || top === el || el.contains(top) || top.contains(el)) {
+      return false;
+    }
+  }
+  return judged > 0;
 }
 
 function runningTargets() {

@@ -50,7 +50,6 @@ _SPECIAL = (
 )
 
 
-
 @dataclass(frozen=True)
 class PageInput:
     """One page as read: the text to render, how it was decoded, and why it will not be rendered.

@@ -176,6 +176,8 @@ def format_verdict(verdict: FileVerdict, *, verbose: bool = False) -> str:
         )
         for node in finding.nodes[:3]:
             lines.append(f"         {node.html[:120]}")
+            if node.state != "initial":
+                lines.append(f"           state: {node.state}")
     if obs.contrast is not None:
         c = obs.contrast
         lines.append(

@@ -19,16 +19,22 @@ class UserActions(SessionBase):
         """Press a key (Playwright key names: ``Tab``, ``Shift+Tab``, ``Enter``, ``ArrowDown``...)
         and return where focus is afterwards."""
         self._touch()
+        target = self._acted_on
         await self._tab.page.keyboard.press(key)
         if not settle:
-            return await self.active()
-        data = await self._settled("settleThenActive")
-        return None if data is None else element_from_probe(data)
+            found = await self.active()
+        else:
+            data = await self._settled("settleThenActive")
+            found = None if data is None else element_from_probe(data)
+        self._acted_on = found
+        await self._acted(key, target)
+        return found
 
     async def type_text(self, text: str) -> None:
         self._touch()
         await self._tab.page.keyboard.type(text)
         await self.settle()
+        await self._acted("typing", self._acted_on)
 
     async def focus(self, element: Element) -> Element | None:
         """Move focus programmatically, as a starting point for keyboard steps; the page settles
@@ -39,17 +45,24 @@ class UserActions(SessionBase):
         animates nothing on focus gets no wait at all."""
         self._touch()
         data = await self._settled("focusThenSettle", 0, SETTLE_CAP_MS, element.ref)
-        return None if data is None else element_from_probe(data)
+        found = None if data is None else element_from_probe(data)
+        self._acted_on = found
+        await self._acted("focus", element)
+        return found
 
     async def blur(self) -> None:
         self._touch()
+        target, self._acted_on = self._acted_on, None
         await self.probe("blur")
+        await self._acted("blur", target)
 
     async def click(self, element: Element) -> None:
         """Click the middle of the element with the mouse, as a person would (no DOM shortcut)."""
         x, y = await self._pointer_target(element, "clicked")
         await self._tab.page.mouse.click(x, y)
         await self.settle()
+        self._acted_on = element
+        await self._acted("click", element)
 
     async def hover(self, element: Element) -> None:
         """Rest the mouse pointer on the middle of the element, as a person would (no DOM shortcut).
@@ -60,6 +73,7 @@ class UserActions(SessionBase):
         x, y = await self._pointer_target(element, "hovered")
         await self._tab.page.mouse.move(x, y)
         await self.settle()
+        await self._acted("hover", element)
 
     async def _pointer_target(self, element: Element, verb: str) -> tuple[float, float]:
         """Scroll the element into view and return the middle of its box, where the mouse goes;
@@ -92,4 +106,5 @@ class UserActions(SessionBase):
             found: dict[str, Any] = await self.probe("overflowingText", limit)
         finally:
             await page.set_viewport_size(original)
+        await self._acted(f"a {width} px wide window", None)
         return found

@@ -26,18 +26,20 @@ def findings_from_probe(items: Sequence[dict[str, Any]], state: str) -> tuple[Ax
                     target=tuple(n.get("target") or ()),
                     failure_summary=n.get("failure_summary", ""),
                     impact=n.get("impact"),
+                    state=state,
                 )
                 for n in item.get("nodes") or ()
             ),
             node_count=int(item.get("node_count") or 0),
-            state=state,
+            states=(state,),
         )
         for item in items
     )
 
 
 def merge_axe(runs: Sequence[tuple[str, dict[str, Any]]]) -> AxeResult:
-    """Merge the axe runs of one sample: a node counts once per rule, whatever state showed it."""
+    """Merge the axe runs of one sample: a node counts once per rule, whatever state showed it
+    (it keeps the first state it was seen in; the finding lists every state that added a node)."""
     violations: dict[str, AxeFinding] = {}
     incomplete: dict[str, AxeFinding] = {}
     for state, result in runs:
@@ -58,7 +60,7 @@ def merge_axe(runs: Sequence[tuple[str, dict[str, Any]]]) -> AxeResult:
                         help_url=known.help_url,
                         nodes=known.nodes + extra,
                         node_count=known.node_count + len(extra),
-                        state=known.state if known.state == state else f"{known.state},{state}",
+                        states=tuple(dict.fromkeys((*known.states, state))),
                     )
     return AxeResult(
         violations=tuple(sorted(violations.values(), key=lambda f: f.rule_id)),

@@ -187,19 +187,27 @@ async def _measure(
 
 
 async def audit_contrast(
-    session: Session, tab: Tab, axe_result: dict[str, Any], viewport: tuple[int, int], budget_s: float = math.inf
+    session: Session,
+    tab: Tab,
+    axe_result: dict[str, Any],
+    viewport: tuple[int, int],
+    budget_s: float = math.inf,
+    *,
+    dark_scheme: bool = True,
 ) -> tuple[ContrastAudit | None, float]:
     """The pixel check of one sample, after its initial axe run (``axe_result``), taking at most
     about ``budget_s`` seconds (screens not reached by then keep axe's answer).
 
     Returns the audit (None when axe reported no colour-contrast node and the page styles no
-    dark scheme: such a page pays nothing) and the milliseconds it took.
+    dark scheme: such a page pays nothing) and the milliseconds it took. ``dark_scheme=False``
+    audits the light scheme only (a state a check's action showed, engine/states.py: switching
+    the scheme mid-check could change what the check reads next).
     """
-    if not needs_audit(axe_result):
+    dark = dark_scheme and bool(axe_result.get("styles_dark_scheme"))
+    if not (needs_audit(axe_result) if dark_scheme else has_contrast_nodes(axe_result)):
         return None, 0.0
     started = time.perf_counter()
     deadline = started + budget_s
-    dark = bool(axe_result.get("styles_dark_scheme"))
     nodes: list[ContrastNode] = []
     counts: list[tuple[str, int]] = []
     extra_v = extra_i = 0

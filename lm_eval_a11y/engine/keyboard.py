@@ -30,13 +30,17 @@ class KeyboardWalks(SessionBase):
         """One key press of a walk, then the probe's look at focus (``ref``, ``within``, and
         with ``kind`` the kind of the stop)."""
         self._epoch += 1
+        target = self._acted_on
         await self._tab.page.keyboard.press(key)
-        found: dict[str, Any] = await self.probe("step", within, kind)
+        found: dict[str, Any] = await self.probe("step", within, kind, self.state_watch is not None)
+        self._acted_on = None if found["ref"] is None else int(found["ref"])
+        await self._acted(key, target, found.get("fingerprint"))
         return found
 
     async def _from_the_top(self) -> None:
         """Start a keyboard walk as a visitor does: nothing focused, the page scrolled to its top."""
         self._touch()
+        self._acted_on = None
         await self.probe("fromTheTop")
 
     async def tab_sequence(self, max_stops: int = 40, *, backwards: bool = False) -> list[Element]:
@@ -131,6 +135,7 @@ class KeyboardWalks(SessionBase):
                 cycle = tuple(stops[start:])
                 await self._tab.page.keyboard.press("Escape")
                 await self.settle(0)
+                await self._acted("Escape", ref)
                 presses += 1
                 seen = set()
             seen.add(ref)

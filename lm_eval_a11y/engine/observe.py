@@ -117,6 +117,8 @@ def audit_coverage(run: SampleRun) -> AuditCoverage:
         late_audit=run.late_audit,
         states_audited=run.states_audited,
         skipped=tuple(run.skipped),
+        action_states=run.state_audits.audits if run.state_audits is not None else 0,
+        action_states_unaudited=run.state_audits.unaudited if run.state_audits is not None else 0,
     )
 
 

@@ -20,6 +20,7 @@ from lm_eval_a11y.engine.contrast import audit_contrast
 from lm_eval_a11y.engine.early_stop import DEFERRED_RULES, decided_failure, steps_left
 from lm_eval_a11y.engine.pool import SlotScheduling
 from lm_eval_a11y.engine.session import Session
+from lm_eval_a11y.engine.states import STATE_AUDIT_SHARE, StateAudits, label_contrast, merge_contrast
 from lm_eval_a11y.engine.tab import EventLog, ProbeError, Tab
 from lm_eval_a11y.observation import CheckResult, ContrastAudit
 
@@ -76,6 +77,8 @@ class SampleRun:
     unaudited: list[str] = field(default_factory=list)
     # The steps not run because the page had already failed (stop_at_first_failure, early_stop.py).
     skipped: list[str] = field(default_factory=list)
+    # The states the checks' actions showed, audited by _audit_state (engine/states.py).
+    state_audits: StateAudits | None = None
 
 
 class PageCrashedError(Exception):
@@ -150,6 +153,13 @@ class SampleAudit(SlotScheduling):
     async def _evaluate_in(self, case: Case | None, html: str, tab: Tab, run: SampleRun, name: str) -> None:
         session = Session(tab, html)
         run.session = session
+        if case is not None:
+            run.state_audits = StateAudits(
+                lambda label: self._audit_state(session, run, label),
+                case,
+                budget_s=self.settings.timeout_s * STATE_AUDIT_SHARE,
+            )
+            session.state_watch = run.state_audits
         t0 = time.perf_counter()
         await self._crash_aware(session, session.open())
         run.render_ms = (time.perf_counter() - t0) * 1000
@@ -297,6 +307,32 @@ class SampleAudit(SlotScheduling):
         await self._crash_aware(session, session.run_axe(state, disable=disable))
         run.axe_ms += (time.perf_counter() - t0) * 1000
         session.position = position
+
+    async def _audit_state(self, session: Session, run: SampleRun, label: str) -> None:
+        """Audit the state the page is in now with axe-core and the pixel contrast check (light
+        scheme), recorded under ``label``: its failures count like the first screen's, and the
+        pixel check's nodes join the sample's (a node failing in any state fails). Content this
+        audit could not reach fails the sample with the state named, and the run goes on."""
+        t0 = time.perf_counter()
+        try:
+            result = await self._crash_aware(session, session.run_axe(label))
+            run.axe_ms += (time.perf_counter() - t0) * 1000
+            budget_s = self.settings.timeout_s / 16
+            audit, took = await self._crash_aware(
+                session,
+                audit_contrast(session, session._tab, result, self.settings.viewport, budget_s, dark_scheme=False),
+            )
+        except PageCrashedError:
+            raise
+        except Exception as err:
+            if session.crashed.is_set():
+                raise PageCrashedError() from err
+            why = str(err).splitlines()[0] if str(err) else ""
+            run.unaudited.append(f"the state {label} could not be audited: {type(err).__name__}: {why}")
+            return
+        if audit is not None:
+            run.contrast = merge_contrast(run.contrast, label_contrast(audit, label))
+        run.contrast_ms += took
 
     async def _watch_states(self, session: Session, run: SampleRun, *, deadline: float) -> None:
         """Wait until ``deadline``, auditing each new state the page puts itself in meanwhile.

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from playwright.async_api import Page
 
@@ -24,7 +24,7 @@ from lm_eval_a11y.engine.audit import (
 from lm_eval_a11y.engine.elements import Element, element_from_probe
 from lm_eval_a11y.engine.tab import Tab
 
-__all__ = ["SETTLE_CAP_MS", "SessionBase"]
+__all__ = ["SETTLE_CAP_MS", "ActionWatch", "SessionBase"]
 
 # How long after an action the session waits for the page's animations to end, and how long
 # Session.eventually asks a condition again: long enough for the fades, slides and delayed
@@ -36,6 +36,16 @@ SETTLE_CAP_MS = 1000
 _POLL_MS = 50
 
 _T = TypeVar("_T")
+
+
+class ActionWatch(Protocol):
+    """What is told of every action a check takes and every axe run (``engine/states.py``)."""
+
+    async def acted(
+        self, session: SessionBase, action: str, target: Element | int | None, fingerprint: str | None = None
+    ) -> None: ...
+
+    async def audited(self, session: SessionBase) -> None: ...
 
 
 class SessionBase:
@@ -62,6 +72,12 @@ class SessionBase:
         # How long the last audit made by next_state took in the page.
         self.inline_audit_ms = 0.0
         self._may_have_closed_roots = may_have_closed_shadow_roots(html)
+        # Told of each action and axe run, to audit the states actions show (engine/states.py).
+        self.state_watch: ActionWatch | None = None
+        # The element the next key press acts on, as last seen focused (an Element, or the
+        # reference a keyboard walk saw), and the last action, for the labels of audited states.
+        self._acted_on: Element | int | None = None
+        self._last_action: tuple[str, Element | int | None] | None = None
 
     @property
     def page(self) -> Page:
@@ -125,7 +141,23 @@ class SessionBase:
         self.axe_positions.append(self.position)
         self.coverage.append(part)
         await self._tab.trim_memory(heap)
+        if self.state_watch is not None:
+            await self.state_watch.audited(self)
         return result
+
+    async def _acted(self, action: str, target: Element | int | None, fingerprint: str | None = None) -> None:
+        """An action of a check has ended (the page settled): the state watch may audit what it
+        shows now. ``target`` is what the action was done to (for the state's label)."""
+        self._last_action = (action, target)
+        if self.state_watch is not None:
+            await self.state_watch.acted(self, action, target, fingerprint)
+
+    async def _looked_again(self) -> None:
+        """The page was given time after the last action (a wait, a condition asked again): what
+        it shows now may have changed since, and counts as a state of that action."""
+        if self.state_watch is not None and self._last_action is not None:
+            action, target = self._last_action
+            await self.state_watch.acted(self, f"{action} (later)", target)
 
     @property
     def html(self) -> str:
@@ -238,12 +270,14 @@ class SessionBase:
             answer = await condition()
             left_ms = (deadline - loop.time()) * 1000
             if answer or left_ms <= 0:
+                await self._looked_again()
                 return answer
             await self._settled("settle", min(_POLL_MS, int(left_ms)), int(left_ms))
 
     async def wait(self, ms: int) -> None:
         self._epoch += 1
         await asyncio.sleep(ms / 1000)
+        await self._looked_again()
 
     def _touch(self) -> None:
         """Mark that we act on the page: later checks get a fresh page, cached reads are stale."""
@@ -256,7 +290,9 @@ class SessionBase:
     async def active(self) -> Element | None:
         """The focused element (through shadow roots), or None when focus is on the body."""
         data = await self.probe("active")
-        return None if data is None else element_from_probe(data)
+        found = None if data is None else element_from_probe(data)
+        self._acted_on = found
+        return found
 
     async def is_active(self, element: Element) -> bool:
         current = await self.active()

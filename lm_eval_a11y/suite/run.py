@@ -55,6 +55,7 @@ REFERENCE_TASK = "reference"
 FORMAT = "lm-eval-a11y-suite/1"
 """The layout version of suite.json (docs/suites.md); raised when a field changes meaning."""
 
+
 @dataclass(frozen=True)
 class TrialRecord:
     """One trial with where it came from (round and example page) and why it failed, if it did.

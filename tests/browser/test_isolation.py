@@ -76,10 +76,12 @@ def test_reset_and_extra_axe_state(evaluator: Evaluator) -> None:
     assert outcomes["reset-gives-fresh-page"].outcome == "pass", outcomes["reset-gives-fresh-page"].message
     assert outcomes["axe-in-open-state"].outcome == "pass"
     assert outcomes["axe-in-open-state"].message.startswith("1 WCAG failure node")
-    # The photo is hidden at first: only the state the check reached shows its missing alt.
-    assert obs.axe.states == ("initial", "photo shown")
+    # The photo is hidden at first: only the states the checks reached show its missing alt. The
+    # click that shows it is audited by itself (engine/states.py) before the check asks for its
+    # own run, which is recorded under the name it gave.
+    assert obs.axe.states[0] == "initial" and "photo shown" in obs.axe.states
     (finding,) = [f for f in obs.axe.violations if f.rule_id == "image-alt"]
-    assert finding.state == "photo shown"
+    assert "initial" not in finding.states and finding.nodes[0].state.startswith("after click on "), finding
     assert finding.node_count == 1 and finding.nodes[0].target == ("#photo",)
     assert finding.wcag == ("1.1.1",)
 

@@ -40,6 +40,14 @@ def test_round_trip_through_json_is_exact() -> None:
     assert newer["environment"].pop("memory_ceiling") == "watchdog"
     assert newer["audit"].pop("states_audited") == 0
     assert newer["audit"].pop("skipped") == []
+    assert newer["audit"].pop("action_states") == 0
+    assert newer["audit"].pop("action_states_unaudited") == 0
+    # Its findings name their states comma-joined in ``state``; they come back as a list, and each
+    # node names the first of them.
+    for finding in (*newer["axe"]["violations"], *newer["axe"]["incomplete"]):
+        states = finding.pop("states")
+        assert [n.pop("state") for n in finding["nodes"]] == [states[0]] * len(finding["nodes"])
+        finding["state"] = ",".join(states)
     assert newer == data
     assert Observation.from_dict(json.loads(json.dumps(obs.to_dict()))) == obs
 
@@ -54,6 +62,13 @@ def test_round_trip_of_a_pixel_checked_observation_is_exact() -> None:
     assert newer["timings"].pop("settle_stalls") == 0  # and before stalls were counted
     assert newer["audit"].pop("states_audited") == 0  # and before changing states were audited
     assert newer["audit"].pop("skipped") == []  # and before the early stop
+    assert newer["audit"].pop("action_states") == 0  # and before the states checks show were
+    assert newer["audit"].pop("action_states_unaudited") == 0
+    assert {n.pop("state") for n in newer["contrast"]["nodes"]} == {"initial"}
+    for finding in (*newer["axe"]["violations"], *newer["axe"]["incomplete"]):
+        states = finding.pop("states")
+        assert {n.pop("state") for n in finding["nodes"]} <= {states[0]}
+        finding["state"] = ",".join(states)
     assert newer == data
     audit = obs.contrast
     assert audit is not None and audit.schemes == ("light", "dark")
@@ -72,7 +87,7 @@ def test_golden_observation_reads_back_with_its_meaning() -> None:
     assert obs.axe.wcag_failure_nodes == 3
     assert [f.rule_id for f in obs.axe.incomplete] == ["color-contrast"]
     image_alt = next(f for f in obs.axe.violations if f.rule_id == "image-alt")
-    assert image_alt.state == "photo shown"
+    assert image_alt.states == ("photo shown",)
     assert image_alt.wcag == ("1.1.1",)
     assert image_alt.nodes[0].target == ("#photo",)
     assert [(c.id, c.type, c.outcome) for c in obs.checks] == [
@@ -109,3 +124,29 @@ def test_older_observations_without_newer_fields_still_load() -> None:
 )
 def test_wcag_criteria_from_axe_tags(tags: list[str], criteria: tuple[str, ...]) -> None:
     assert wcag_criteria(tags) == criteria
+
+
+def test_an_old_record_reads_back_with_its_states() -> None:
+    """Records written with comma-joined ``state`` strings read back as lists."""
+    old = {
+        "status": "ok",
+        "axe": {
+            "violations": [
+                {
+                    "rule_id": "image-alt",
+                    "impact": "critical",
+                    "tags": ["wcag2a", "wcag111"],
+                    "help": "Images must have alternative text",
+                    "help_url": "",
+                    "nodes": [{"html": "<img>", "target": ["img"]}],
+                    "node_count": 1,
+                    "state": "initial,late",
+                }
+            ],
+            "states": ["initial", "late"],
+        },
+    }
+    obs = Observation.from_dict(old)
+    (finding,) = obs.axe.violations
+    assert finding.states == ("initial", "late")
+    assert finding.nodes[0].state == "initial"
