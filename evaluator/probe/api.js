@@ -1,5 +1,5 @@
 import {
-  axePartial, finishAxe, frameElements, lateSignals, nextChange, runAxe, stateAudited, timersRun,
+  armChange, axePartial, finishAxe, frameElements, lateSignals, nextChange, runAxe, stateAudited, timersRun,
   timersWithoutDelay,
 } from './audit.js';
 import {
@@ -53,6 +53,7 @@ globalThis.__a11yProbe = Object.freeze({
     return true;
   },
   nextChange,
+  armChange,
   stateAudited,
   lateSignals,
   describe: (ref) => describe(element(ref)),

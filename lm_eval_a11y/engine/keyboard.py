@@ -30,6 +30,7 @@ class KeyboardWalks(SessionBase):
         """One key press of a walk, then the probe's look at focus (``ref``, ``within``, and
         with ``kind`` the kind of the stop)."""
         self._epoch += 1
+        await self._person_paced()
         await self._tab.page.keyboard.press(key)
         found: dict[str, Any] = await self.probe("step", within, kind)
         return found
@@ -129,6 +130,7 @@ class KeyboardWalks(SessionBase):
                     break
                 start = stops.index(ref)
                 cycle = tuple(stops[start:])
+                await self._person_paced()
                 await self._tab.page.keyboard.press("Escape")
                 await self.settle(0)
                 presses += 1

@@ -10,6 +10,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from lm_eval_a11y.cases import Case
+from lm_eval_a11y.engine.clock import INPUT_GAP_MS
 from lm_eval_a11y.engine.sample import SampleRun
 from lm_eval_a11y.engine.unicode import repair_text
 from lm_eval_a11y.observation import (
@@ -168,6 +169,9 @@ def audit_coverage(run: SampleRun) -> AuditCoverage:
         horizon_ms=None if run.horizon_ms is None else round(run.horizon_ms, 1),
         late_audit=run.late_audit,
         states_audited=run.states_audited,
+        clock=run.clock,
+        frames_ms=round(run.frames_ms, 1),
+        input_gap_ms=INPUT_GAP_MS,
     )
 
 

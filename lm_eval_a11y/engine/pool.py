@@ -169,7 +169,9 @@ class SlotScheduling(BrowserLifecycle):
         """Close the slot's context in the background: a context whose renderer is wedged can
         take seconds to close, and neither this slot's next sample nor the other slots should wait
         for it. Each context has its own renderer process, so nothing else shares its fate."""
-        context, slot.context, slot.tab = slot.context, None, None
+        context, slot.context, tab, slot.tab = slot.context, None, slot.tab, None
+        if tab is not None and tab.clock is not None:
+            tab.clock.close()  # its pacer would wait for a budget the closed page never ends
         if context is None:
             return
         task = asyncio.ensure_future(self._close_context(context))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import time
 from collections.abc import Awaitable
 from dataclasses import dataclass, field
@@ -44,6 +45,11 @@ _MIN_WATCH_S = 1.0
 _WATCH_SHARE_OF_BUDGET = 0.5
 _MID_CHANGE_RULES = ("color-contrast", "color-contrast-enhanced")
 
+# Markup that may change the page on the frame clock (the wall clock), which the page's virtual
+# clock does not run ahead: animation frames, SVG (SMIL) animations, a marquee. (Running CSS
+# animations and transitions are seen in the page itself.)
+_FRAME_CLOCK = re.compile(r"requestAnimationFrame|<animate|<set[\s/>]|<marquee", re.IGNORECASE)
+
 # Below this size the time of a case's checks hardly depends on the page, so it is remembered.
 _SIZE_FREE_CHARS = 50_000
 
@@ -61,6 +67,10 @@ class SampleRun:
     screenshot: str | None = None
     # The late-change horizon that applied (see AuditCoverage) and what the late audit did.
     horizon_ms: float | None = None
+    # The clock the late audit ran on ("virtual": the page's own, run ahead; "none": no late audit
+    # ran) and the wall time of its real-time window for the frame clock.
+    clock: str = "none"
+    frames_ms: float = 0.0
     late_audit: str = "none"
     states_audited: int = 0
     # Until when the watch rests after its last audit of a changing state (time.perf_counter).
@@ -209,37 +219,41 @@ class SampleAudit(SlotScheduling):
         await self._late_audit(session, run, started_at=started_at)
 
     async def _late_audit(self, session: Session, run: SampleRun, *, started_at: float) -> None:
-        """Audit the first-rendered document again once the late-change horizon has passed since
-        the navigation to it, if it changed meanwhile or could have changed unseen.
+        """Audit the first-rendered document again at the late-change horizon, on the page's own
+        clock, if it changed meanwhile or could have changed unseen.
 
         A page can add failures after the first audit (timers, animation frames, idle callbacks,
         a MutationObserver reacting to its own change, a style sheet edited through the CSSOM,
-        content added on scroll: the page was scrolled through after the first audit). A second
-        axe run at the horizon sees them. It runs only when the DOM changed, an animation or
-        transition runs, a style sheet changed, or the page has frames or shadow trees (their
-        changes are not observed); otherwise the first audit stands, and the page pays only the
-        wait. The wait overlaps with the checks that only read the page, which run before it.
-        Markup that cannot change the page by itself (no script, no animation) is not waited for.
-
-        Chromium's virtual time would run a page's timers ahead in milliseconds, but once turned
-        on it cannot be turned off for the page (it stays paused across documents), and axe-core
-        itself needs zero-delay timers; see docs/trust.md.
+        content added on scroll: the page was scrolled through after the first audit). The page's
+        clock (clock.py) is run ahead to ``late_horizon_ms`` of its life since the navigation,
+        as fast as its tasks run, looking at each state it puts itself in (_run_ahead); what runs
+        on the frame clock (animation frames, CSS animations) gets a real-time window after the
+        first audit where the page may use it (_frame_window). A second axe run then sees what
+        the page added. It runs only when the DOM changed, an animation or transition runs, a
+        style sheet changed, or the page has frames or shadow trees (their changes are not
+        observed); otherwise the first audit stands. Markup that cannot change the page by itself
+        (no script, no animation) is not run ahead (``static``). See docs/trust.md.
         """
         if not may_change_itself(session.html):
             run.late_audit = "static"
             return
-        horizon_s = min(self.settings.late_horizon_ms / 1000, self.settings.timeout_s * _HORIZON_SHARE_OF_BUDGET)
-        # The horizon counts from the navigation to the sample (its scripts start just after). The
-        # page is watched for at least a while after its first audit, however late a loaded
-        # machine finished that audit: past the horizon, a page audited late would otherwise not
-        # be watched at all. Never past half the sample's budget, which the rest of it needs.
-        watched_until = min(
-            (run.first_audit_end or started_at) + min(_MIN_WATCH_S, horizon_s),
-            started_at + self.settings.timeout_s * _WATCH_SHARE_OF_BUDGET,
-        )
-        await self._watch_states(session, run, deadline=max(started_at + horizon_s, watched_until))
+        tab = session._tab
+        run.clock = "virtual"
+        wall_limit = self.settings.timeout_s * _HORIZON_SHARE_OF_BUDGET
+        await self._run_ahead(session, run, float(self.settings.late_horizon_ms), wall_limit)
         signals = await self._crash_aware(session, session.probe("lateSignals"))
-        run.horizon_ms = (time.perf_counter() - started_at) * 1000
+        if _FRAME_CLOCK.search(session.html) is not None or signals["animations"]:
+            # Animation frames and CSS animations follow the wall clock, not the page's: the page
+            # runs in real time until a while after its first audit (its clock paced meanwhile).
+            frames_from = time.perf_counter()
+            watched_until = min(
+                (run.first_audit_end or started_at) + _MIN_WATCH_S,
+                started_at + self.settings.timeout_s * _WATCH_SHARE_OF_BUDGET,
+            )
+            await self._watch_states(session, run, deadline=watched_until)
+            run.frames_ms = (time.perf_counter() - frames_from) * 1000
+            signals = await self._crash_aware(session, session.probe("lateSignals"))
+        run.horizon_ms = tab.page_time_ms
         coverage = session.coverage[-1] if session.coverage else None
         unseen = coverage is not None and (coverage.frames_audited > 0 or coverage.closed_shadow_roots > 0)
         if not (
@@ -255,6 +269,53 @@ class SampleAudit(SlotScheduling):
         # audited mid-fade, its text would fail colour contrast in some runs and not in others.
         await self._audit_unchecked(session, run, "late", settle=True)
         run.late_audit = "re-audited"
+
+    async def _run_ahead(self, session: Session, run: SampleRun, horizon_ms: float, wall_limit_s: float) -> None:
+        """Run the page's clock ahead until it has lived ``horizon_ms`` since the navigation,
+        auditing each new state it puts itself in on the way, within ``wall_limit_s``.
+
+        The probe announces the page's next change (armChange); the clock stops after the slice
+        it came in (clock.py) and the state the page is in is settled and, when no audit has seen
+        it whole, audited (findings with the state ``changing``). As in the real-time watch
+        (_watch_states), these audits may take :data:`_CHANGING_DUTY` of the page's time (after
+        each, the page runs three times as long as the audit took before it is looked at again)
+        and at most :data:`_CHANGING_STATES` of them run; they leave out colour contrast.
+        """
+        tab = session._tab
+        clock = tab.clock
+        if clock is None:
+            return
+        started = time.perf_counter()
+        rests_until = 0.0
+        while (left := horizon_ms - tab.page_time_ms) > 0:
+            wall_left = wall_limit_s - (time.perf_counter() - started)
+            if wall_left <= 0:
+                break
+            changed: asyncio.Event | None = None
+            if run.states_audited < _CHANGING_STATES and tab.page_time_ms >= rests_until:
+                position, session.position = session.position, -1
+                looked = time.perf_counter()
+                state = await self._crash_aware(
+                    session, session.next_state(0, look=True, audit="changing", disable=_MID_CHANGE_RULES)
+                )
+                session.position = position
+                if state == "audited":
+                    run.axe_ms += session.inline_audit_ms
+                elif state == "new":
+                    await self._audit_unchecked(session, run, "changing", disable=_MID_CHANGE_RULES)
+                if state in ("audited", "new"):
+                    run.states_audited += 1
+                    took_ms = (time.perf_counter() - looked) * 1000
+                    rests_until = tab.page_time_ms + took_ms * (1 - _CHANGING_DUTY) / _CHANGING_DUTY
+                tab.page_changed.clear()
+                await self._crash_aware(session, session.probe("armChange"))
+                changed = tab.page_changed
+                left = horizon_ms - tab.page_time_ms
+                if left <= 0:
+                    break
+            elif run.states_audited < _CHANGING_STATES:
+                left = min(left, rests_until - tab.page_time_ms)
+            await self._crash_aware(session, clock.advance(left, changed=changed, wall_limit_s=wall_left))
 
     async def _audit_unchecked(
         self, session: Session, run: SampleRun, state: str, *, settle: bool = False, disable: tuple[str, ...] = ()

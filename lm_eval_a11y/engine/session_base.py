@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 from playwright.async_api import Page
 
 from lm_eval_a11y.engine.audit import AuditPart, audit_document, has_closed_roots, may_have_closed_shadow_roots
+from lm_eval_a11y.engine.clock import INPUT_GAP_MS
 from lm_eval_a11y.engine.elements import Element, element_from_probe
 from lm_eval_a11y.engine.tab import Tab
 
@@ -234,6 +235,13 @@ class SessionBase:
     async def wait(self, ms: int) -> None:
         self._epoch += 1
         await asyncio.sleep(ms / 1000)
+
+    async def _person_paced(self) -> None:
+        """Before an input event: let :data:`~lm_eval_a11y.engine.clock.INPUT_GAP_MS` of the page's
+        own time pass since the last one, as between a person's presses (no wall time: the
+        page's clock runs ahead, see clock.py)."""
+        if self._tab.clock is not None:
+            await self._tab.clock.pause_input(INPUT_GAP_MS)
 
     def _touch(self) -> None:
         """Mark that we act on the page: later checks get a fresh page, cached reads are stale."""

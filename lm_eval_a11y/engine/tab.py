@@ -18,6 +18,7 @@ from typing import Any
 from playwright.async_api import BrowserContext, CDPSession, Page, Route
 
 from lm_eval_a11y.engine.browser import user_agent_override
+from lm_eval_a11y.engine.clock import PageClock
 from lm_eval_a11y.engine.unicode import repair_text
 
 __all__ = ["PARSE_CUT_SHORT", "EventLog", "ProbeError", "RenderSettings", "Tab"]
@@ -45,6 +46,9 @@ PARSE_CUT_SHORT = (
 
 # The binding through which the navigation guard (see Tab._guard_navigations) reports what it held.
 _HELD_BINDING = "__a11yNavigationHeld"
+# The binding through which the probe announces that the page changed itself (armChange): a run
+# of the page's clock ahead stops there (PageClock.advance).
+_CHANGED_BINDING = "__a11yPageChanged"
 
 # Runs in our isolated world as each top-level document is created, before any of its scripts.
 # A navigation the document starts itself (location.href = ..., a form, a link) is cancelled
@@ -166,6 +170,16 @@ class Tab:
         # Loader ids of the main frame's latest commits, for depart().
         self._committed_loaders: collections.deque[str] = collections.deque(maxlen=8)
         self._commits = asyncio.Event()
+        # The page's own clock (clock.py), from the page's creation; where it stood at the last
+        # navigation to a sample; and whether the page announced a change (armChange).
+        self.clock: PageClock | None = None
+        self._navigated_at_ms = 0.0
+        self.page_changed = asyncio.Event()
+
+    @property
+    def page_time_ms(self) -> float:
+        """How long the sample's document has lived on its own clock since the navigation to it."""
+        return 0.0 if self.clock is None else self.clock.virtual_ms - self._navigated_at_ms
 
     @property
     def page(self) -> Page:
@@ -186,6 +200,11 @@ class Tab:
         await page.add_init_script("window.name = '';")
         await page.route("**/*", self._on_route)
         self._cdp = await self._context.new_cdp_session(page)
+        # The page runs on its own clock from the start: the policy cannot be set later for one
+        # document only (it holds across the page's documents), see clock.py.
+        self.clock = PageClock(self._cdp.send)
+        self._cdp.on("Emulation.virtualTimeBudgetExpired", self.clock.expired)
+        await self.clock.start()
         # Page.windowOpen also reports window.open() calls the popup blocker refused.
         self._cdp.on("Page.windowOpen", self._on_window_open)
         self._cdp.on("Page.frameNavigated", self._on_frame_navigated)
@@ -218,6 +237,9 @@ class Tab:
         self._pending[url] = html
         self._current_url = url
         self._world = None
+        if self.clock is not None:
+            self.clock.resume()
+            self._navigated_at_ms = self.clock.virtual_ms
         # Cookies ignore the port: one set by the last sample on localhost would reach this one.
         await self._context.clear_cookies()
         # What the last document left is collected by the trim after this load, or after its
@@ -318,6 +340,9 @@ class Tab:
             await self._commits.wait()
             self._commits.clear()
         await self._cdp.send("Emulation.setScriptExecutionDisabled", {"value": False})
+        if self.clock is not None:
+            # about:blank waits, paused, for the next sample: no pacing between samples.
+            self.clock.rest()
 
     def _on_frame_navigated(self, params: dict[str, Any]) -> None:
         frame = params.get("frame") or {}
@@ -332,6 +357,7 @@ class Tab:
         # Bindings reach named isolated worlds only with the Runtime domain on in this session.
         await self._cdp.send("Runtime.enable")
         await self._cdp.send("Runtime.addBinding", {"name": _HELD_BINDING, "executionContextName": _WORLD})
+        await self._cdp.send("Runtime.addBinding", {"name": _CHANGED_BINDING, "executionContextName": _WORLD})
         self._cdp.on("Runtime.bindingCalled", self._on_binding)
         await self._cdp.send(
             "Page.addScriptToEvaluateOnNewDocument", {"source": _NAVIGATION_GUARD, "worldName": _WORLD}
@@ -340,10 +366,14 @@ class Tab:
     def _on_binding(self, params: dict[str, Any]) -> None:
         if params.get("name") == _HELD_BINDING:
             EventLog._add(self.events.blocked_navigations, str(params.get("payload") or ""))
+        elif params.get("name") == _CHANGED_BINDING:
+            self.page_changed.set()
 
     async def close(self) -> None:
         page, self._page = self._page, None
         self._world = None
+        if self.clock is not None:
+            self.clock.close()
         if page is not None and not page.is_closed():
             await page.close(run_before_unload=False)
 
