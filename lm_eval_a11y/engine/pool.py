@@ -111,6 +111,10 @@ class SlotScheduling(BrowserLifecycle):
             )
 
     def _browser_stopping(self) -> None:
+        if self._slots is not None:
+            for slot in self._slots.slots:
+                if slot.tab is not None and slot.tab.clock is not None:
+                    slot.tab.clock.close()
         self._slots = None  # their contexts die with the browser
 
     def _memory_to_spare(self) -> bool:
