@@ -38,10 +38,12 @@ _UNSAFE_PORTS = frozenset(
 # Whether the browser stopped parsing this document (a form submitted or window.stop() called
 # while it loaded): it is complete without ever having been interactive, and what came after was
 # never parsed. The top document is checked as it loads (_NAVIGATION_GUARD); a frame, in
-# audit._audit_frame.
+# audit._audit_frame. The timings are on the page's clock (clock.py): a frame document a script
+# wrote and closed in one task has all of them at 0, which is not a cut (domComplete is 0 too).
 PARSE_CUT_SHORT = (
     "(() => { const t = performance.getEntriesByType('navigation')[0];"
-    " return document.readyState === 'complete' && t !== undefined && t.domInteractive === 0; })()"
+    " return document.readyState === 'complete' && t !== undefined && t.domInteractive === 0"
+    " && t.domComplete > 0; })()"
 )
 
 # The binding through which the navigation guard (see Tab._guard_navigations) reports what it held.
