@@ -244,7 +244,7 @@ class AuditCoverage:
     ``performance.now()``; animation frames and CSS animations ran in real time for
     ``frames_ms`` of wall time after the run ahead, see docs/trust.md), ``wall`` (records written
     before the page had a clock of its own) or ``none`` (no late audit). ``input_gap_ms`` is the
-    least time of the page's clock between two key presses or pointer moves of the checks. And
+    least time of the page's clock between two key presses of a keyboard walk. And
     ``late_audit`` says what happened at the horizon: ``re-audited`` (the page had changed or could
     have changed unseen, so axe ran again), ``unchanged`` (nothing had changed; the first audit
     stands) or ``none`` (no late audit: the evaluation ended first). ``states_audited`` counts the

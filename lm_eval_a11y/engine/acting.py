@@ -19,7 +19,6 @@ class UserActions(SessionBase):
         """Press a key (Playwright key names: ``Tab``, ``Shift+Tab``, ``Enter``, ``ArrowDown``...)
         and return where focus is afterwards."""
         self._touch()
-        await self._person_paced()
         await self._tab.page.keyboard.press(key)
         if not settle:
             return await self.active()
@@ -28,9 +27,7 @@ class UserActions(SessionBase):
 
     async def type_text(self, text: str) -> None:
         self._touch()
-        for char in text:
-            await self._person_paced()
-            await self._tab.page.keyboard.type(char)
+        await self._tab.page.keyboard.type(text)
         await self.settle()
 
     async def focus(self, element: Element) -> Element | None:
@@ -51,7 +48,6 @@ class UserActions(SessionBase):
     async def click(self, element: Element) -> None:
         """Click the middle of the element with the mouse, as a person would (no DOM shortcut)."""
         x, y = await self._pointer_target(element, "clicked")
-        await self._person_paced()
         await self._tab.page.mouse.click(x, y)
         await self.settle()
 
@@ -62,7 +58,6 @@ class UserActions(SessionBase):
         which is how a checker can tell content that survives the pointer moving onto it.
         """
         x, y = await self._pointer_target(element, "hovered")
-        await self._person_paced()
         await self._tab.page.mouse.move(x, y)
         await self.settle()
 

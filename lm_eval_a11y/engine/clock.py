@@ -1,26 +1,31 @@
-"""The page's own clock: a tab's page runs on Chromium's virtual time, paced to the wall clock
-while the evaluator works with it, and run ahead on demand.
+"""The page's own clock: Chromium's virtual time for a tab's page, paced to the wall clock while
+the evaluator works with it, and run ahead on demand.
 
 Chromium's ``Emulation.setVirtualTimePolicy`` gives a page a clock of its own: its timers,
 ``Date.now()``, ``performance.now()`` and the documents of its same-process frames follow a
 virtual time that advances only by the budgets granted to it (as fast as the page's tasks run,
 skipping idle time). Once a page is on virtual time it stays on it, across documents, and when a
 budget runs out the page is paused: no timer fires, not even a zero-delay one, until the next
-budget. So a :class:`PageClock` owns the policy of its tab's page from the page's creation:
+budget. So a :class:`PageClock`, once started on a page (Tab.page_clock), owns its policy until
+the tab replaces the page:
 
-- **paced** (the default): a background task grants slices of :data:`QUANTUM_MS`, each once the
-  wall clock has caught up with the last, so that the page's time follows the wall clock within
-  a quantum and every wait of the evaluator (a settle's timer, axe-core's own) works as on a
-  page without virtual time;
+- **paced** (between runs ahead): a background task grants slices of :data:`QUANTUM_MS`, each
+  once the wall clock has caught up with the last, so that the page's time follows the wall
+  clock within a quantum and every wait of the evaluator (a settle's timer, axe-core's own)
+  works as on a page without virtual time;
 - :meth:`PageClock.advance` runs the page ahead by a span of its own time in slices, as fast as
   its tasks run (a 30 s horizon of timers costs a fraction of a second), stopping early after a
   slice in which the page announced a change, so that the caller can look at each state;
-- :meth:`PageClock.pause_input` keeps a person's cadence between input events: it runs the page
+- :meth:`PageClock.pause_input` keeps a person's cadence between key presses: it runs the page
   ahead until a given span of its time has passed since the last one.
 
-What does not follow virtual time: animation frames (``requestAnimationFrame``) and CSS
-transitions, CSS animations and Web Animations run on the frame clock, which is the wall clock;
-input events' ``event.timeStamp`` is taken from the wall clock too. See docs/trust.md.
+What does not follow it: animation frames come from the compositor, and a paced page gets them
+only while a slice runs (about half the frame rate, measured); CSS transitions and animations
+run on the frame's time; input events' ``event.timeStamp`` is taken from the wall clock; and
+time stands still inside a task, so a script that waits in a loop for ``Date.now()`` to move
+never returns (a run ahead stops it: :data:`_STUCK_S`). Hence the page is put on virtual time
+only for the run ahead of the late audit and for keyboard walks, and replaced afterwards; see
+docs/trust.md.
 """
 
 from __future__ import annotations
@@ -49,6 +54,10 @@ MAX_SLICE_MS = 500.0
 # walk is slower). A page that behaves only for input at machine speed is caught out.
 INPUT_GAP_MS = 200.0
 
+# A slice of a run ahead that has not ended after this long of wall time is stuck in one task of
+# the page (see PageClock._grant). Our own long tasks (an axe run) never overlap a run ahead.
+_STUCK_S = 2.0
+
 # How many of the page's tasks may run at one virtual instant before its time moves on anyway
 # (a page that posts messages to itself forever would otherwise never let a budget run out).
 _STARVATION = 100
@@ -61,14 +70,17 @@ class PageClock:
     ``Emulation.virtualTimeBudgetExpired`` event to :meth:`expired`.
     """
 
-    def __init__(self, send: Callable[[str, dict[str, Any]], Awaitable[Any]]) -> None:
+    def __init__(
+        self, send: Callable[[str, dict[str, Any]], Awaitable[Any]], unstick: Callable[[], Awaitable[None]]
+    ) -> None:
         self._send = send
+        self._unstick = unstick
+        # Page scripts stopped because time stood still inside them during a run ahead.
+        self.stopped_scripts = 0
         self._expired = asyncio.Event()
         # Held for each grant: a run ahead takes it between two of the pacer's slices.
         self._lock = asyncio.Lock()
         self._pacer: asyncio.Task[None] | None = None
-        # Whether the pacer runs: off between samples (the page sits paused on about:blank).
-        self._wanted = asyncio.Event()
         self._rebase = True
         # Milliseconds of virtual time granted and passed since the clock started.
         self.virtual_ms = 0.0
@@ -81,7 +93,6 @@ class PageClock:
     async def start(self) -> None:
         """Put the page on virtual time (paused) and start pacing it."""
         await self._send("Emulation.setVirtualTimePolicy", {"policy": "pause"})
-        self._wanted.set()
         self._pacer = asyncio.ensure_future(self._pace())
 
     def expired(self, _params: object = None) -> None:
@@ -92,22 +103,22 @@ class PageClock:
             self._pacer.cancel()
             self._pacer = None
 
-    def resume(self) -> None:
-        """Pace the page again (before a navigation: a paused page never loads)."""
-        self._rebase = True
-        self._wanted.set()
-
-    def rest(self) -> None:
-        """Stop pacing: the page stays paused until :meth:`resume` (between samples)."""
-        self._wanted.clear()
-        self._last_input_ms = None
-
-    async def _grant(self, ms: float) -> None:
+    async def _grant(self, ms: float, *, guard: bool = False) -> None:
         self._expired.clear()
         await self._send(
             "Emulation.setVirtualTimePolicy",
             {"policy": "advance", "budget": ms, "maxVirtualTimeTaskStarvationCount": _STARVATION},
         )
+        while guard:
+            try:
+                await asyncio.wait_for(self._expired.wait(), _STUCK_S)
+                break
+            except TimeoutError:
+                # Time stands still inside a task: a page that waits for Date.now() or
+                # performance.now() to move in a loop never returns on virtual time. Its script
+                # is stopped (Runtime.terminateExecution); the page goes on with its next task.
+                self.stopped_scripts += 1
+                await self._unstick()
         await self._expired.wait()
         self.virtual_ms += ms
 
@@ -115,7 +126,6 @@ class PageClock:
         wall0 = virtual0 = 0.0
         with contextlib.suppress(Exception):  # the page closed or crashed: the clock ends with it
             while True:
-                await self._wanted.wait()
                 async with self._lock:
                     if self._rebase:
                         wall0, virtual0, self._rebase = time.perf_counter(), self.virtual_ms, False
@@ -138,7 +148,7 @@ class PageClock:
             try:
                 while done < ms:
                     grant = min(step, ms - done)
-                    await self._grant(grant)
+                    await self._grant(grant, guard=True)
                     done += grant
                     if changed is not None and changed.is_set():
                         break

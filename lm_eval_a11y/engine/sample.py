@@ -48,6 +48,8 @@ _MID_CHANGE_RULES = ("color-contrast", "color-contrast-enhanced")
 # Markup that may change the page on the frame clock (the wall clock), which the page's virtual
 # clock does not run ahead: animation frames, SVG (SMIL) animations, a marquee. (Running CSS
 # animations and transitions are seen in the page itself.)
+# Any finite animation still running, however long (animationTimeLeft's cap).
+_FINITE_MS = 10**9
 _FRAME_CLOCK = re.compile(r"requestAnimationFrame|<animate|<set[\s/>]|<marquee", re.IGNORECASE)
 
 # Below this size the time of a case's checks hardly depends on the page, so it is remembered.
@@ -191,8 +193,11 @@ class SampleAudit(SlotScheduling):
                     # The first-rendered document is about to be read late, acted on or replaced.
                     await self._late_audit_untouched(session, run, started_at=t0)
                     late_done = True
-                # Checks that share a page take it as the one before them left it (checks.py).
-                if session.dirty and not (check.shares_page is not None and check.shares_page == shared):
+                # Checks that share a page take it as the one before them left it (checks.py). A
+                # check that acts gets a page on the wall clock, not the one the late audit put on
+                # virtual time (clock.py).
+                fresh = session.dirty or (tab.clock is not None and self._acts(case, check))
+                if fresh and not (check.shares_page is not None and check.shares_page == shared):
                     await self._crash_aware(session, session.reset())
                 shared = check.shares_page
                 session.position = index
@@ -226,9 +231,10 @@ class SampleAudit(SlotScheduling):
         a MutationObserver reacting to its own change, a style sheet edited through the CSSOM,
         content added on scroll: the page was scrolled through after the first audit). The page's
         clock (clock.py) is run ahead to ``late_horizon_ms`` of its life since the navigation,
-        as fast as its tasks run, looking at each state it puts itself in (_run_ahead); what runs
-        on the frame clock (animation frames, CSS animations) gets a real-time window after the
-        first audit where the page may use it (_frame_window). A second axe run then sees what
+        as fast as its tasks run, looking at each state it puts itself in (_run_ahead). Before
+        that, a page that may change on the frame clock (animation frames, a finite CSS
+        animation running) runs on the wall clock until :data:`_MIN_WATCH_S` after its first
+        audit, watched as before (_watch_states). A second axe run then sees what
         the page added. It runs only when the DOM changed, an animation or transition runs, a
         style sheet changed, or the page has frames or shadow trees (their changes are not
         observed); otherwise the first audit stands. Markup that cannot change the page by itself
@@ -238,13 +244,11 @@ class SampleAudit(SlotScheduling):
             run.late_audit = "static"
             return
         tab = session._tab
-        run.clock = "virtual"
-        wall_limit = self.settings.timeout_s * _HORIZON_SHARE_OF_BUDGET
-        await self._run_ahead(session, run, float(self.settings.late_horizon_ms), wall_limit)
-        signals = await self._crash_aware(session, session.probe("lateSignals"))
-        if _FRAME_CLOCK.search(session.html) is not None or signals["animations"]:
-            # Animation frames and CSS animations follow the wall clock, not the page's: the page
-            # runs in real time until a while after its first audit (its clock paced meanwhile).
+        animating = await self._crash_aware(session, session.probe("animationTimeLeft", _FINITE_MS))
+        if _FRAME_CLOCK.search(session.html) is not None or animating:
+            # Animation frames and CSS animations follow the wall clock, and on virtual time a
+            # page gets far fewer frames: such a page first runs on the wall clock until a while
+            # after its first audit, watched as it changes.
             frames_from = time.perf_counter()
             watched_until = min(
                 (run.first_audit_end or started_at) + _MIN_WATCH_S,
@@ -252,7 +256,10 @@ class SampleAudit(SlotScheduling):
             )
             await self._watch_states(session, run, deadline=watched_until)
             run.frames_ms = (time.perf_counter() - frames_from) * 1000
-            signals = await self._crash_aware(session, session.probe("lateSignals"))
+        run.clock = "virtual"
+        wall_limit = self.settings.timeout_s * _HORIZON_SHARE_OF_BUDGET
+        await self._run_ahead(session, run, float(self.settings.late_horizon_ms), wall_limit)
+        signals = await self._crash_aware(session, session.probe("lateSignals"))
         run.horizon_ms = tab.page_time_ms
         coverage = session.coverage[-1] if session.coverage else None
         unseen = coverage is not None and (coverage.frames_audited > 0 or coverage.closed_shadow_roots > 0)
@@ -271,8 +278,9 @@ class SampleAudit(SlotScheduling):
         run.late_audit = "re-audited"
 
     async def _run_ahead(self, session: Session, run: SampleRun, horizon_ms: float, wall_limit_s: float) -> None:
-        """Run the page's clock ahead until it has lived ``horizon_ms`` since the navigation,
-        auditing each new state it puts itself in on the way, within ``wall_limit_s``.
+        """Run the page's clock ahead until it has lived ``horizon_ms`` since the navigation (and
+        at least :data:`_MIN_WATCH_S` more), auditing each new state it puts itself in on the way,
+        within ``wall_limit_s``.
 
         The probe announces the page's next change (armChange); the clock stops after the slice
         it came in (clock.py) and the state the page is in is settled and, when no audit has seen
@@ -282,9 +290,9 @@ class SampleAudit(SlotScheduling):
         and at most :data:`_CHANGING_STATES` of them run; they leave out colour contrast.
         """
         tab = session._tab
-        clock = tab.clock
-        if clock is None:
-            return
+        # However late a loaded machine got here, the page is watched for a while of its time.
+        horizon_ms = max(horizon_ms, tab.page_time_ms + _MIN_WATCH_S * 1000)
+        clock = await self._crash_aware(session, tab.page_clock())
         started = time.perf_counter()
         rests_until = 0.0
         while (left := horizon_ms - tab.page_time_ms) > 0:

@@ -237,11 +237,12 @@ class SessionBase:
         await asyncio.sleep(ms / 1000)
 
     async def _person_paced(self) -> None:
-        """Before an input event: let :data:`~lm_eval_a11y.engine.clock.INPUT_GAP_MS` of the page's
-        own time pass since the last one, as between a person's presses (no wall time: the
-        page's clock runs ahead, see clock.py)."""
-        if self._tab.clock is not None:
-            await self._tab.clock.pause_input(INPUT_GAP_MS)
+        """Before a key press of a keyboard walk: let :data:`~lm_eval_a11y.engine.clock.INPUT_GAP_MS`
+        of the page's own time pass since the last one, as between a person's presses, without
+        the wall time (the page's clock runs ahead, see clock.py; from the first press on, the
+        page is on virtual time until it is replaced)."""
+        clock = await self._tab.page_clock()
+        await clock.pause_input(INPUT_GAP_MS)
 
     def _touch(self) -> None:
         """Mark that we act on the page: later checks get a fresh page, cached reads are stale."""

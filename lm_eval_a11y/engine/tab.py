@@ -12,6 +12,7 @@ import asyncio
 import collections
 import contextlib
 import random
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -172,16 +173,13 @@ class Tab:
         # Loader ids of the main frame's latest commits, for depart().
         self._committed_loaders: collections.deque[str] = collections.deque(maxlen=8)
         self._commits = asyncio.Event()
-        # The page's own clock (clock.py), from the page's creation; where it stood at the last
-        # navigation to a sample; and whether the page announced a change (armChange).
+        # The page's own clock, once started (page_clock); when the navigation to the sample
+        # began (time.perf_counter) and the page's time when its clock started; whether the page
+        # announced a change (armChange).
         self.clock: PageClock | None = None
-        self._navigated_at_ms = 0.0
+        self._navigated_at = time.perf_counter()
+        self._clock_started_at_page_ms = 0.0
         self.page_changed = asyncio.Event()
-
-    @property
-    def page_time_ms(self) -> float:
-        """How long the sample's document has lived on its own clock since the navigation to it."""
-        return 0.0 if self.clock is None else self.clock.virtual_ms - self._navigated_at_ms
 
     @property
     def page(self) -> Page:
@@ -202,11 +200,6 @@ class Tab:
         await page.add_init_script("window.name = '';")
         await page.route("**/*", self._on_route)
         self._cdp = await self._context.new_cdp_session(page)
-        # The page runs on its own clock from the start: the policy cannot be set later for one
-        # document only (it holds across the page's documents), see clock.py.
-        self.clock = PageClock(self._cdp.send)
-        self._cdp.on("Emulation.virtualTimeBudgetExpired", self.clock.expired)
-        await self.clock.start()
         # Page.windowOpen also reports window.open() calls the popup blocker refused.
         self._cdp.on("Page.windowOpen", self._on_window_open)
         self._cdp.on("Page.frameNavigated", self._on_frame_navigated)
@@ -230,18 +223,55 @@ class Tab:
             },
         )
 
+    async def page_clock(self) -> PageClock:
+        """The page's own clock (clock.py), started on first use: from then on the page runs on
+        virtual time, paced to the wall clock, until the tab replaces the page (the policy holds
+        across the page's documents), which the next :meth:`load` or :meth:`depart` does."""
+        if self.clock is None:
+            if self._cdp is None:
+                raise ProbeError("the page is not open")
+            clock = PageClock(self._cdp.send, self.terminate_scripts)
+            self._cdp.on("Emulation.virtualTimeBudgetExpired", clock.expired)
+            self._clock_started_at_page_ms = self.page_time_ms
+            await clock.start()
+            self.clock = clock
+        return self.clock
+
+    @property
+    def page_time_ms(self) -> float:
+        """How long the sample's document has lived on its own clock since the navigation to it:
+        the wall clock until its clock started, then the clock's virtual time."""
+        if self.clock is None:
+            return (time.perf_counter() - self._navigated_at) * 1000
+        return self._clock_started_at_page_ms + self.clock.virtual_ms
+
+    async def _replace_page(self) -> None:
+        """A new page for the tab, in the same context, on the wall clock again: leaves the old
+        document without running any more of its scripts (the page is closed)."""
+        clock, self.clock = self.clock, None
+        if clock is not None:
+            clock.close()
+        page, self._page, self._cdp = self._page, None, None
+        self._world = None
+        self._frame_id = None
+        self._committed_loaders.clear()
+        self.pointer_on_page = False
+        if page is not None and not page.is_closed():
+            await page.close(run_before_unload=False)
+        await self.start()
+
     async def load(self, html: str, settle_ms: int = 0) -> None:
         """Navigate to a fresh origin that serves ``html``, set up the probe world, and after the
         load event let the page settle as :meth:`Session.settle` does for ``settle_ms``."""
+        if self.clock is not None:
+            await self._replace_page()
         self._loads += 1
         self.cut_short = None
         url = self._next_origin()
         self._pending[url] = html
         self._current_url = url
         self._world = None
-        if self.clock is not None:
-            self.clock.resume()
-            self._navigated_at_ms = self.clock.virtual_ms
+        self._navigated_at = time.perf_counter()
         # Cookies ignore the port: one set by the last sample on localhost would reach this one.
         await self._context.clear_cookies()
         # What the last document left is collected by the trim after this load, or after its
@@ -328,10 +358,14 @@ class Tab:
         (see ``SlotScheduling._leave`` in pool.py). Measured cost: 13-30 ms per sample on a quiet
         machine, about 60 ms when every core is busy.
         """
-        assert self._cdp is not None
         self.events = EventLog()
         self._world = None
         self._current_url = "about:blank"
+        if self.clock is not None:
+            # A page on virtual time stays on it: the tab gets a new page on the wall clock.
+            await self._replace_page()
+            return
+        assert self._cdp is not None
         await self._cdp.send("Emulation.setScriptExecutionDisabled", {"value": True})
         # Straight through CDP, and done when the navigation of this loader id has committed
         # (Playwright's goto waits for more: 71 -> 58 ms median under heavy load, measured).
@@ -342,9 +376,6 @@ class Tab:
             await self._commits.wait()
             self._commits.clear()
         await self._cdp.send("Emulation.setScriptExecutionDisabled", {"value": False})
-        if self.clock is not None:
-            # about:blank waits, paused, for the next sample: no pacing between samples.
-            self.clock.rest()
 
     def _on_frame_navigated(self, params: dict[str, Any]) -> None:
         frame = params.get("frame") or {}
