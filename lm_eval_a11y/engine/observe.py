@@ -10,7 +10,6 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from lm_eval_a11y.cases import Case
-from lm_eval_a11y.engine.clock import INPUT_GAP_MS
 from lm_eval_a11y.engine.sample import SampleRun
 from lm_eval_a11y.engine.unicode import repair_text
 from lm_eval_a11y.observation import (
@@ -171,7 +170,7 @@ def audit_coverage(run: SampleRun) -> AuditCoverage:
         states_audited=run.states_audited,
         clock=run.clock,
         frames_ms=round(run.frames_ms, 1),
-        input_gap_ms=INPUT_GAP_MS,
+        input_gap_ms=run.input_gap_ms,
     )
 
 

@@ -96,6 +96,7 @@ class SlotScheduling(BrowserLifecycle):
                 "preload": _AXE_PRELOAD,
             },
             settle_ms=self.settings.settle_ms,
+            page_clock=self.settings.page_clock,
         )
 
     def _browser_started(self) -> None:

@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 from lm_eval_a11y.cases import Case
 from lm_eval_a11y.checks import Check, Outcome
 from lm_eval_a11y.engine.audit import may_change_itself
+from lm_eval_a11y.engine.clock import INPUT_GAP_MS
 from lm_eval_a11y.engine.contrast import audit_contrast
 from lm_eval_a11y.engine.pool import SlotScheduling
 from lm_eval_a11y.engine.session import Session
@@ -73,6 +74,7 @@ class SampleRun:
     # ran) and the wall time of its real-time window for the frame clock.
     clock: str = "none"
     frames_ms: float = 0.0
+    input_gap_ms: float = 0.0
     late_audit: str = "none"
     states_audited: int = 0
     # Until when the watch rests after its last audit of a changing state (time.perf_counter).
@@ -159,6 +161,7 @@ class SampleAudit(SlotScheduling):
     async def _evaluate_in(self, case: Case | None, html: str, tab: Tab, run: SampleRun, name: str) -> None:
         session = Session(tab, html)
         run.session = session
+        run.input_gap_ms = INPUT_GAP_MS if self.settings.page_clock else 0.0
         t0 = time.perf_counter()
         await self._crash_aware(session, session.open())
         run.render_ms = (time.perf_counter() - t0) * 1000
@@ -223,6 +226,53 @@ class SampleAudit(SlotScheduling):
             await self._crash_aware(session, session.reset())
         await self._late_audit(session, run, started_at=started_at)
 
+    async def _late_audit_wall(self, session: Session, run: SampleRun, *, started_at: float) -> None:
+        """Audit the first-rendered document again once the late-change horizon has passed since
+        the navigation to it, if it changed meanwhile or could have changed unseen.
+
+        A page can add failures after the first audit (timers, animation frames, idle callbacks,
+        a MutationObserver reacting to its own change, a style sheet edited through the CSSOM,
+        content added on scroll: the page was scrolled through after the first audit). A second
+        axe run at the horizon sees them. It runs only when the DOM changed, an animation or
+        transition runs, a style sheet changed, or the page has frames or shadow trees (their
+        changes are not observed); otherwise the first audit stands, and the page pays only the
+        wait. The wait overlaps with the checks that only read the page, which run before it.
+        Markup that cannot change the page by itself (no script, no animation) is not waited for.
+
+        With ``page_clock`` on, :meth:`_late_audit` runs the page's own clock ahead instead.
+        """
+        if not may_change_itself(session.html):
+            run.late_audit = "static"
+            return
+        horizon_s = min(self.settings.late_horizon_ms / 1000, self.settings.timeout_s * _HORIZON_SHARE_OF_BUDGET)
+        # The horizon counts from the navigation to the sample (its scripts start just after). The
+        # page is watched for at least a while after its first audit, however late a loaded
+        # machine finished that audit: past the horizon, a page audited late would otherwise not
+        # be watched at all. Never past half the sample's budget, which the rest of it needs.
+        watched_until = min(
+            (run.first_audit_end or started_at) + min(_MIN_WATCH_S, horizon_s),
+            started_at + self.settings.timeout_s * _WATCH_SHARE_OF_BUDGET,
+        )
+        run.clock = "wall"
+        await self._watch_states(session, run, deadline=max(started_at + horizon_s, watched_until))
+        signals = await self._crash_aware(session, session.probe("lateSignals"))
+        run.horizon_ms = (time.perf_counter() - started_at) * 1000
+        coverage = session.coverage[-1] if session.coverage else None
+        unseen = coverage is not None and (coverage.frames_audited > 0 or coverage.closed_shadow_roots > 0)
+        if not (
+            signals["mutated"]
+            or signals["animations"]
+            or signals["styles_changed"]
+            or signals["shadow_roots"]
+            or unseen
+        ):
+            run.late_audit = "unchanged"
+            return
+        # What the page changed late may still be fading or sliding in (posts loaded on scroll):
+        # audited mid-fade, its text would fail colour contrast in some runs and not in others.
+        await self._audit_unchecked(session, run, "late", settle=True)
+        run.late_audit = "re-audited"
+
     async def _late_audit(self, session: Session, run: SampleRun, *, started_at: float) -> None:
         """Audit the first-rendered document again at the late-change horizon, on the page's own
         clock, if it changed meanwhile or could have changed unseen.
@@ -240,6 +290,9 @@ class SampleAudit(SlotScheduling):
         observed); otherwise the first audit stands. Markup that cannot change the page by itself
         (no script, no animation) is not run ahead (``static``). See docs/trust.md.
         """
+        if not self.settings.page_clock:
+            await self._late_audit_wall(session, run, started_at=started_at)
+            return
         if not may_change_itself(session.html):
             run.late_audit = "static"
             return
@@ -258,7 +311,7 @@ class SampleAudit(SlotScheduling):
             run.frames_ms = (time.perf_counter() - frames_from) * 1000
         run.clock = "virtual"
         wall_limit = self.settings.timeout_s * _HORIZON_SHARE_OF_BUDGET
-        await self._run_ahead(session, run, float(self.settings.late_horizon_ms), wall_limit)
+        await self._run_ahead(session, run, float(self.settings.page_clock_horizon_ms), wall_limit)
         signals = await self._crash_aware(session, session.probe("lateSignals"))
         run.horizon_ms = tab.page_time_ms
         coverage = session.coverage[-1] if session.coverage else None

@@ -138,6 +138,8 @@ class RenderSettings:
     probe_source: str
     axe_options: dict[str, Any]
     settle_ms: int = 50
+    # Keyboard walks press keys at a person's cadence on the page's own clock (clock.py).
+    page_clock: bool = False
 
 
 class Tab:
@@ -180,6 +182,7 @@ class Tab:
         self._navigated_at = time.perf_counter()
         self._clock_started_at_page_ms = 0.0
         self.page_changed = asyncio.Event()
+        self._spare: asyncio.Future[tuple[Page, CDPSession]] | None = None
 
     @property
     def page(self) -> Page:
@@ -188,8 +191,11 @@ class Tab:
         return self._page
 
     async def start(self) -> None:
+        self._page, self._cdp = await self._open()
+
+    async def _open(self) -> tuple[Page, CDPSession]:
+        """A new page for the tab, set up (and its CDP session), on about:blank."""
         page = await self._context.new_page()
-        self._page = page
         page.on("crash", lambda _page: self.crashed.set())
         page.on("dialog", self._on_dialog)
         page.on("popup", self._on_popup)
@@ -199,29 +205,30 @@ class Tab:
         # so one sample cannot hand data to the next.
         await page.add_init_script("window.name = '';")
         await page.route("**/*", self._on_route)
-        self._cdp = await self._context.new_cdp_session(page)
+        cdp = await self._context.new_cdp_session(page)
         # Page.windowOpen also reports window.open() calls the popup blocker refused.
-        self._cdp.on("Page.windowOpen", self._on_window_open)
-        self._cdp.on("Page.frameNavigated", self._on_frame_navigated)
-        await self._cdp.send("Page.enable")
+        cdp.on("Page.windowOpen", self._on_window_open)
+        cdp.on("Page.frameNavigated", self._on_frame_navigated)
+        await cdp.send("Page.enable")
         # The headless shell's user agent and brands name it; present the desktop Chromium.
-        await self._cdp.send(
+        await cdp.send(
             "Emulation.setUserAgentOverride",
             user_agent_override(self._context.browser.version if self._context.browser else ""),
         )
-        await self._guard_navigations()
+        await self._guard_navigations(cdp)
         # Chromium runs this in our isolated world as each top-level document is created, which
         # costs about 40 % less than evaluating axe-core after the load (measured: median open
         # 393 ms against 638 ms under load); load() finds the probe already there. Frames
         # inside the page are skipped, as before, and so is the about:blank every sample departs
         # to (Tab.depart): evaluating the bundle there cost about 45 ms of CPU per sample.
-        self._new_document_script = await self._cdp.send(
+        self._new_document_script = await cdp.send(
             "Page.addScriptToEvaluateOnNewDocument",
             {
                 "source": f"if (window === window.top && location.protocol !== 'about:') {{\n{self.probe_bundle()}\n}}",
                 "worldName": _WORLD,
             },
         )
+        return page, cdp
 
     async def page_clock(self) -> PageClock:
         """The page's own clock (clock.py), started on first use: from then on the page runs on
@@ -235,6 +242,11 @@ class Tab:
             self._clock_started_at_page_ms = self.page_time_ms
             await clock.start()
             self.clock = clock
+            # The page that will replace this one is made meanwhile, off the sample's path.
+            if self._spare is None:
+                self._spare = asyncio.ensure_future(self._open())
+                # Retrieved here too: a spare of a context dropped meanwhile fails unawaited.
+                self._spare.add_done_callback(lambda done: done.cancelled() or done.exception())
         return self.clock
 
     @property
@@ -258,7 +270,12 @@ class Tab:
         self.pointer_on_page = False
         if page is not None and not page.is_closed():
             await page.close(run_before_unload=False)
-        await self.start()
+        spare, self._spare = self._spare, None
+        opened: tuple[Page, CDPSession] | None = None
+        if spare is not None:
+            with contextlib.suppress(Exception):  # made in the background: made again if it failed
+                opened = await spare
+        self._page, self._cdp = opened if opened is not None else await self._open()
 
     async def load(self, html: str, settle_ms: int = 0) -> None:
         """Navigate to a fresh origin that serves ``html``, set up the probe world, and after the
@@ -383,16 +400,15 @@ class Tab:
             self._committed_loaders.append(str(frame.get("loaderId") or ""))
             self._commits.set()
 
-    async def _guard_navigations(self) -> None:
+    async def _guard_navigations(self, cdp: CDPSession) -> None:
         """Have each new top-level document cancel the navigations it starts itself (see
         ``_NAVIGATION_GUARD``), and record them as blocked navigations of the sample."""
-        assert self._cdp is not None
         # Bindings reach named isolated worlds only with the Runtime domain on in this session.
-        await self._cdp.send("Runtime.enable")
-        await self._cdp.send("Runtime.addBinding", {"name": _HELD_BINDING, "executionContextName": _WORLD})
-        await self._cdp.send("Runtime.addBinding", {"name": _CHANGED_BINDING, "executionContextName": _WORLD})
-        self._cdp.on("Runtime.bindingCalled", self._on_binding)
-        await self._cdp.send(
+        await cdp.send("Runtime.enable")
+        await cdp.send("Runtime.addBinding", {"name": _HELD_BINDING, "executionContextName": _WORLD})
+        await cdp.send("Runtime.addBinding", {"name": _CHANGED_BINDING, "executionContextName": _WORLD})
+        cdp.on("Runtime.bindingCalled", self._on_binding)
+        await cdp.send(
             "Page.addScriptToEvaluateOnNewDocument", {"source": _NAVIGATION_GUARD, "worldName": _WORLD}
         )
 
@@ -407,6 +423,9 @@ class Tab:
         self._world = None
         if self.clock is not None:
             self.clock.close()
+        spare, self._spare = self._spare, None
+        if spare is not None:
+            spare.cancel()
         if page is not None and not page.is_closed():
             await page.close(run_before_unload=False)
 

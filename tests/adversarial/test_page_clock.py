@@ -17,7 +17,7 @@ import pytest
 from lm_eval_a11y.cases import get_case
 from lm_eval_a11y.engine import clock as clock_module
 from lm_eval_a11y.engine.evaluator import Evaluator, EvaluatorSettings
-from lm_eval_a11y.engine.settings import LATE_HORIZON_MS
+from lm_eval_a11y.engine.settings import PAGE_CLOCK_HORIZON_MS
 from lm_eval_a11y.observation import Observation
 from lm_eval_a11y.scoring import score_observation
 
@@ -58,7 +58,7 @@ def _shown_between(start: int, end: int, content: str) -> str:
 @pytest.fixture(scope="module")
 def one_tab() -> Iterator[Evaluator]:
     """One slot, so that every sample of the module runs on the same tab, one after the other."""
-    ev = Evaluator(EvaluatorSettings(concurrency=1, waiting_slots=0, timeout_s=20))
+    ev = Evaluator(EvaluatorSettings(concurrency=1, waiting_slots=0, timeout_s=20, page_clock=True))
     ev.start()
     try:
         yield ev
@@ -93,7 +93,7 @@ def test_failures_a_page_shows_late_in_its_first_30_s_are_caught(one_tab: Evalua
     assert "image-alt" in found and "label" in found, found
     assert not score_observation(obs).passed
     assert obs.audit.clock == "virtual"
-    assert obs.audit.horizon_ms is not None and obs.audit.horizon_ms >= LATE_HORIZON_MS
+    assert obs.audit.horizon_ms is not None and obs.audit.horizon_ms >= PAGE_CLOCK_HORIZON_MS
 
 
 @pytest.mark.parametrize("name", sorted(TWINS))
@@ -102,7 +102,7 @@ def test_their_accessible_twins_pass(one_tab: Evaluator, name: str) -> None:
     assert obs.status == "ok", obs.error
     assert score_observation(obs).passed, score_observation(obs).reasons
     assert obs.audit.clock == "virtual" and obs.audit.horizon_ms is not None
-    assert obs.audit.horizon_ms >= LATE_HORIZON_MS
+    assert obs.audit.horizon_ms >= PAGE_CLOCK_HORIZON_MS
 
 
 def test_a_static_page_is_not_run_ahead_and_a_settled_one_gets_no_real_time_window(one_tab: Evaluator) -> None:
@@ -111,7 +111,7 @@ def test_a_static_page_is_not_run_ahead_and_a_settled_one_gets_no_real_time_wind
     assert static.audit.horizon_ms is None and static.audit.frames_ms == 0
     settled = one_tab.evaluate(None, _page("document.title = 'Sign up now';"))
     assert settled.audit.clock == "virtual" and settled.audit.horizon_ms is not None
-    assert settled.audit.horizon_ms >= LATE_HORIZON_MS
+    assert settled.audit.horizon_ms >= PAGE_CLOCK_HORIZON_MS
     # No animation frames named and none running: no wall-clock window at all.
     assert settled.audit.frames_ms == 0
     assert settled.audit.late_audit == "unchanged"
@@ -169,6 +169,12 @@ def test_a_dialog_that_holds_focus_only_for_machine_speed_tab_fails_containment(
     # The twin that holds focus whatever the cadence.
     twin = one_tab.evaluate(case, DIALOG.read_text(encoding="utf-8"))
     assert {c.id: c.outcome for c in twin.checks}["focus-contained"] == "pass", twin.checks
+
+
+def test_without_the_page_clock_the_record_says_the_wall_clock(evaluator: Evaluator) -> None:
+    obs = evaluator.evaluate(None, _page("document.title = 'Sign up now';"))
+    assert obs.audit.clock == "wall" and obs.audit.input_gap_ms == 0
+    assert obs.audit.horizon_ms is not None and obs.audit.horizon_ms < PAGE_CLOCK_HORIZON_MS
 
 
 def test_the_input_cadence_is_a_persons() -> None:

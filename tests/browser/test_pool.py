@@ -10,7 +10,6 @@ import pytest
 
 from browser.support import fixture_case, page
 from lm_eval_a11y.engine import pool as evaluator_module
-from lm_eval_a11y.engine import sample as sample_module
 from lm_eval_a11y.engine.browser import DISABLED_FEATURES
 from lm_eval_a11y.engine.evaluator import AsyncEvaluator, Evaluator, EvaluatorSettings
 from lm_eval_a11y.engine.session import Session
@@ -238,26 +237,22 @@ def test_a_document_the_new_document_script_missed_gets_the_probe_at_load() -> N
     assert isinstance(version, str) and version.startswith("4.")
 
 
-# A page that draws with animation frames gets a window of real time after its audit (the frame
-# clock is the wall clock, see docs/trust.md), holding its context while it waits.
+# A page with a script waits out the late-change horizon after its audit, holding its context.
 WAITING = """<!doctype html><html lang="en"><head><title>Waiting</title></head><body><main><h1>Waiting</h1>
-<p id="p">Text</p><script>requestAnimationFrame(() => { document.getElementById('p').dataset.seen = '1'; });
-</script></main></body></html>"""
+<p id="p">Text</p><script>document.getElementById('p').dataset.seen = '1';</script></main></body></html>"""
 
 
 @pytest.mark.parametrize(("waiting_memory_mb", "most"), [(0, 2), (1536, 4)])
 def test_contexts_for_waiting_pages_beyond_the_always_open_ones_open_only_while_memory_allows(
-    waiting_memory_mb: int, most: int, monkeypatch: pytest.MonkeyPatch
+    waiting_memory_mb: int, most: int
 ) -> None:
     """One page at work, three waiting slots: two contexts are always open; the other two only
     while the browser's memory is below ``waiting_memory_mb``."""
-    # Each page waits 4 s of real time for its animation frames, long enough to overlap.
-    monkeypatch.setattr(sample_module, "_MIN_WATCH_S", 4.0)
 
     async def scenario() -> tuple[int, list[str]]:
         ev = AsyncEvaluator(
             EvaluatorSettings(
-                concurrency=1, waiting_slots=3, timeout_s=20, waiting_memory_mb=waiting_memory_mb
+                concurrency=1, waiting_slots=3, late_horizon_ms=1500, timeout_s=10, waiting_memory_mb=waiting_memory_mb
             )
         )
         try:
