@@ -246,8 +246,13 @@ class AuditCoverage:
     a sample for each. ``frames_audited`` counts frames whose documents axe audited in their own
     isolated world; ``closed_shadow_roots`` counts closed shadow roots opened to the audit.
 
-    ``horizon_ms`` is how long after the load event the page had run when its last audit of the
-    first-rendered document began (changes the page makes later are not seen), and
+    ``horizon_ms`` is how long after the navigation the page had run when its last audit of the
+    first-rendered document began (changes the page makes later are not seen), on the clock
+    ``clock`` names: ``virtual`` (the page's own clock, run ahead: its timers, ``Date`` and
+    ``performance.now()``; animation frames and CSS animations ran in real time for
+    ``frames_ms`` of wall time after the run ahead, see docs/trust.md), ``wall`` (records written
+    before the page had a clock of its own) or ``none`` (no late audit). ``input_gap_ms`` is the
+    least time of the page's clock between two key presses of a keyboard walk. And
     ``late_audit`` says what happened at the horizon: ``re-audited`` (the page had changed or could
     have changed unseen, so axe ran again), ``unchanged`` (nothing had changed; the first audit
     stands) or ``none`` (no late audit: the evaluation ended first). ``states_audited`` counts the
@@ -275,6 +280,9 @@ class AuditCoverage:
     action_states: int = 0
     action_states_unaudited: int = 0
     skipped: tuple[str, ...] = ()
+    clock: str = "none"
+    frames_ms: float = 0.0
+    input_gap_ms: float = 0.0
 
     @property
     def partial(self) -> bool:
@@ -361,6 +369,9 @@ def _coverage(data: dict[str, Any]) -> AuditCoverage:
         skipped=tuple(str(step) for step in data.get("skipped") or ()),
         action_states=int(data.get("action_states", 0)),
         action_states_unaudited=int(data.get("action_states_unaudited", 0)),
+        clock=str(data.get("clock", "none" if horizon is None else "wall")),
+        frames_ms=float(data.get("frames_ms", 0.0)),
+        input_gap_ms=float(data.get("input_gap_ms", 0.0)),
     )
 
 

@@ -1,5 +1,5 @@
 import {
-  axePartial, finishAxe, frameElements, lateSignals, nextChange, runAxe, stateAudited, timersRun,
+  armChange, axePartial, finishAxe, frameElements, lateSignals, nextChange, runAxe, stateAudited, timersRun,
   timersWithoutDelay,
 } from './audit.js';
 import {
@@ -63,6 +63,7 @@ globalThis.__a11yProbe = Object.freeze({
     return true;
   },
   nextChange,
+  armChange,
   stateAudited,
   // What the page shows, as a fingerprint (states.js): a check's action changed it or not.
   shownFingerprint,

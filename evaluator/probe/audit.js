@@ -35,6 +35,17 @@ function styleFingerprint() {
 
 let stylesAtAudit = '';
 
+// The popovers open now: showing one (showPopover(), a popovertarget) changes no attribute, so
+// no MutationObserver sees it.
+function openPopovers() {
+  try {
+    return document.querySelectorAll(':popover-open').length;
+  } catch {
+    return 0;
+  }
+}
+let popoversAtAudit = 0;
+
 function hasOpenShadowRoot() {
   const all = document.getElementsByTagName('*');
   for (let i = 0; i < all.length; i += 1) {
@@ -50,6 +61,7 @@ let shadowAtAudit = false;
 function auditStarts() {
   treeAuditStarts();
   stylesAtAudit = styleFingerprint();
+  popoversAtAudit = openPopovers();
 }
 
 // The states of the document (its markup and its style sheets) that an audit saw whole, with no
@@ -64,7 +76,7 @@ function stateFingerprint() {
   for (let i = 0; i < markup.length; i += 1) {
     hash = Math.imul(hash ^ markup.charCodeAt(i), 0x01000193);
   }
-  return `${markup.length}:${(hash >>> 0).toString(16)}:${styleFingerprint()}`;
+  return `${markup.length}:${(hash >>> 0).toString(16)}:${styleFingerprint()}:${openPopovers()}`;
 }
 
 // Runs `run` (an axe run) with our world's zero-delay timers turned into microtasks. axe-core
@@ -131,7 +143,7 @@ export async function nextChange(ms, settleMs, capMs, look, axeOptions) {
 
 function changeWithin(ms) {
   return new Promise((resolve) => {
-    const styles = styleFingerprint();
+    const styles = `${styleFingerprint()}:${openPopovers()}`;
     let poll = null;
     let timer = null;
     const watcher = new MutationObserver(() => done(true));
@@ -143,7 +155,7 @@ function changeWithin(ms) {
     };
     watcher.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
     poll = setInterval(() => {
-      if (styleFingerprint() !== styles) {
+      if (`${styleFingerprint()}:${openPopovers()}` !== styles) {
         done(true);
       }
     }, STYLE_POLL_MS);
@@ -239,7 +251,7 @@ export function lateSignals() {
   return {
     mutated: mutatedSinceAudit,
     animations: document.getAnimations().length,
-    styles_changed: styleFingerprint() !== stylesAtAudit,
+    styles_changed: styleFingerprint() !== stylesAtAudit || openPopovers() !== popoversAtAudit,
     // Shadow trees, even one attached late to an element already there (no mutation shows it).
     shadow_roots: shadowAtAudit || hasOpenShadowRoot(),
   };
@@ -290,4 +302,40 @@ export function timersWithoutDelay() {
     due.delete(id);
   };
   return true;
+}
+
+// Announces, once, the next change of the document or of its style sheets through our world's
+// binding (the Python side then stops running the page's clock ahead: clock.py), and answers
+// whether the document is already in a state no audit has seen whole. The style sheets are
+// polled on the page's own clock; a popover or <details> toggled is seen by its toggle event
+// (captured: it does not bubble). Armed again by the next call.
+let disarm = null;
+export function armChange() {
+  if (disarm !== null) {
+    disarm();
+  }
+  const styles = styleFingerprint();
+  const watcher = new MutationObserver(() => announce());
+  const poll = setInterval(() => {
+    if (styleFingerprint() !== styles) {
+      announce();
+    }
+  }, STYLE_POLL_MS);
+  const toggled = () => announce();
+  const stop = () => {
+    watcher.disconnect();
+    clearInterval(poll);
+    document.removeEventListener('toggle', toggled, true);
+    disarm = null;
+  };
+  const announce = () => {
+    stop();
+    if (typeof globalThis.__a11yPageChanged === 'function') {
+      globalThis.__a11yPageChanged('');
+    }
+  };
+  disarm = stop;
+  document.addEventListener('toggle', toggled, true);
+  watcher.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  return !auditedStates.has(stateFingerprint());
 }

@@ -31,6 +31,7 @@ class KeyboardWalks(SessionBase):
         with ``kind`` the kind of the stop)."""
         self._epoch += 1
         target = self._acted_on
+        await self._person_paced()
         await self._tab.page.keyboard.press(key)
         found: dict[str, Any] = await self.probe("step", within, kind, self.state_watch is not None)
         self._acted_on = None if found["ref"] is None else int(found["ref"])
@@ -133,6 +134,7 @@ class KeyboardWalks(SessionBase):
                     break
                 start = stops.index(ref)
                 cycle = tuple(stops[start:])
+                await self._person_paced()
                 await self._tab.page.keyboard.press("Escape")
                 await self.settle(0)
                 await self._acted("Escape", ref)

@@ -119,6 +119,9 @@ def audit_coverage(run: SampleRun) -> AuditCoverage:
         skipped=tuple(run.skipped),
         action_states=run.state_audits.audits if run.state_audits is not None else 0,
         action_states_unaudited=run.state_audits.unaudited if run.state_audits is not None else 0,
+        clock=run.clock,
+        frames_ms=round(run.frames_ms, 1),
+        input_gap_ms=run.input_gap_ms,
     )
 
 

@@ -96,6 +96,7 @@ class SlotScheduling(BrowserLifecycle):
                 "preload": _AXE_PRELOAD,
             },
             settle_ms=self.settings.settle_ms,
+            page_clock=self.settings.page_clock,
         )
 
     def _browser_started(self) -> None:
@@ -111,6 +112,10 @@ class SlotScheduling(BrowserLifecycle):
             )
 
     def _browser_stopping(self) -> None:
+        if self._slots is not None:
+            for slot in self._slots.slots:
+                if slot.tab is not None and slot.tab.clock is not None:
+                    slot.tab.clock.close()
         self._slots = None  # their contexts die with the browser
 
     def _memory_to_spare(self) -> bool:
@@ -169,7 +174,9 @@ class SlotScheduling(BrowserLifecycle):
         """Close the slot's context in the background: a context whose renderer is wedged can
         take seconds to close, and neither this slot's next sample nor the other slots should wait
         for it. Each context has its own renderer process, so nothing else shares its fate."""
-        context, slot.context, slot.tab = slot.context, None, None
+        context, slot.context, tab, slot.tab = slot.context, None, slot.tab, None
+        if tab is not None and tab.clock is not None:
+            tab.clock.close()  # its pacer would wait for a budget the closed page never ends
         if context is None:
             return
         task = asyncio.ensure_future(self._close_context(context))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import time
 from collections.abc import Awaitable
 from dataclasses import dataclass, field
@@ -16,6 +17,7 @@ from typing import Any, TypeVar
 from lm_eval_a11y.cases import Case
 from lm_eval_a11y.checks import Check, Outcome
 from lm_eval_a11y.engine.audit import may_change_itself
+from lm_eval_a11y.engine.clock import INPUT_GAP_MS
 from lm_eval_a11y.engine.contrast import audit_contrast
 from lm_eval_a11y.engine.early_stop import DEFERRED_RULES, decided_failure, steps_left
 from lm_eval_a11y.engine.pool import SlotScheduling
@@ -46,6 +48,13 @@ _MIN_WATCH_S = 1.0
 _WATCH_SHARE_OF_BUDGET = 0.5
 _MID_CHANGE_RULES = ("color-contrast", "color-contrast-enhanced")
 
+# Markup that may change the page on the frame clock (the wall clock), which the page's virtual
+# clock does not run ahead: animation frames, SVG (SMIL) animations, a marquee. (Running CSS
+# animations and transitions are seen in the page itself.)
+# Any finite animation still running, however long (animationTimeLeft's cap).
+_FINITE_MS = 10**9
+_FRAME_CLOCK = re.compile(r"requestAnimationFrame|<animate|<set[\s/>]|<marquee", re.IGNORECASE)
+
 # Below this size the time of a case's checks hardly depends on the page, so it is remembered.
 _SIZE_FREE_CHARS = 50_000
 
@@ -63,6 +72,11 @@ class SampleRun:
     screenshot: str | None = None
     # The late-change horizon that applied (see AuditCoverage) and what the late audit did.
     horizon_ms: float | None = None
+    # The clock the late audit ran on ("virtual": the page's own, run ahead; "none": no late audit
+    # ran) and the wall time of its real-time window for the frame clock.
+    clock: str = "none"
+    frames_ms: float = 0.0
+    input_gap_ms: float = 0.0
     late_audit: str = "none"
     states_audited: int = 0
     # Until when the watch rests after its last audit of a changing state (time.perf_counter).
@@ -160,6 +174,7 @@ class SampleAudit(SlotScheduling):
                 budget_s=self.settings.timeout_s * STATE_AUDIT_SHARE,
             )
             session.state_watch = run.state_audits
+        run.input_gap_ms = INPUT_GAP_MS if self.settings.page_clock else 0.0
         t0 = time.perf_counter()
         await self._crash_aware(session, session.open())
         run.render_ms = (time.perf_counter() - t0) * 1000
@@ -205,8 +220,11 @@ class SampleAudit(SlotScheduling):
                     # The first-rendered document is about to be read late, acted on or replaced.
                     await self._late_audit_untouched(session, run, started_at=t0)
                     late_done = True
-                # Checks that share a page take it as the one before them left it (checks.py).
-                if session.dirty and not (check.shares_page is not None and check.shares_page == shared):
+                # Checks that share a page take it as the one before them left it (checks.py). A
+                # check that acts gets a page on the wall clock, not the one the late audit put on
+                # virtual time (clock.py).
+                fresh = session.dirty or (tab.clock is not None and self._acts(case, check))
+                if fresh and not (check.shares_page is not None and check.shares_page == shared):
                     await self._crash_aware(session, session.reset())
                 shared = check.shares_page
                 session.position = index
@@ -247,7 +265,7 @@ class SampleAudit(SlotScheduling):
             await self._crash_aware(session, session.reset())
         await self._late_audit(session, run, started_at=started_at)
 
-    async def _late_audit(self, session: Session, run: SampleRun, *, started_at: float) -> None:
+    async def _late_audit_wall(self, session: Session, run: SampleRun, *, started_at: float) -> None:
         """Audit the first-rendered document again once the late-change horizon has passed since
         the navigation to it, if it changed meanwhile or could have changed unseen.
 
@@ -260,9 +278,7 @@ class SampleAudit(SlotScheduling):
         wait. The wait overlaps with the checks that only read the page, which run before it.
         Markup that cannot change the page by itself (no script, no animation) is not waited for.
 
-        Chromium's virtual time would run a page's timers ahead in milliseconds, but once turned
-        on it cannot be turned off for the page (it stays paused across documents), and axe-core
-        itself needs zero-delay timers; see docs/trust.md.
+        With ``page_clock`` on, :meth:`_late_audit` runs the page's own clock ahead instead.
         """
         if not may_change_itself(session.html):
             run.late_audit = "static"
@@ -276,6 +292,7 @@ class SampleAudit(SlotScheduling):
             (run.first_audit_end or started_at) + min(_MIN_WATCH_S, horizon_s),
             started_at + self.settings.timeout_s * _WATCH_SHARE_OF_BUDGET,
         )
+        run.clock = "wall"
         await self._watch_states(session, run, deadline=max(started_at + horizon_s, watched_until))
         signals = await self._crash_aware(session, session.probe("lateSignals"))
         run.horizon_ms = (time.perf_counter() - started_at) * 1000
@@ -294,6 +311,111 @@ class SampleAudit(SlotScheduling):
         # audited mid-fade, its text would fail colour contrast in some runs and not in others.
         await self._audit_unchecked(session, run, "late", settle=True)
         run.late_audit = "re-audited"
+
+    async def _late_audit(self, session: Session, run: SampleRun, *, started_at: float) -> None:
+        """Audit the first-rendered document again at the late-change horizon, on the page's own
+        clock, if it changed meanwhile or could have changed unseen.
+
+        A page can add failures after the first audit (timers, animation frames, idle callbacks,
+        a MutationObserver reacting to its own change, a style sheet edited through the CSSOM,
+        content added on scroll: the page was scrolled through after the first audit). The page's
+        clock (clock.py) is run ahead to ``late_horizon_ms`` of its life since the navigation,
+        as fast as its tasks run, looking at each state it puts itself in (_run_ahead). Before
+        that, a page that may change on the frame clock (animation frames, a finite CSS
+        animation running) runs on the wall clock until :data:`_MIN_WATCH_S` after its first
+        audit, watched as before (_watch_states). A second axe run then sees what
+        the page added. It runs only when the DOM changed, an animation or transition runs, a
+        style sheet changed, or the page has frames or shadow trees (their changes are not
+        observed); otherwise the first audit stands. Markup that cannot change the page by itself
+        (no script, no animation) is not run ahead (``static``). See docs/trust.md.
+        """
+        if not self.settings.page_clock:
+            await self._late_audit_wall(session, run, started_at=started_at)
+            return
+        if not may_change_itself(session.html):
+            run.late_audit = "static"
+            return
+        tab = session._tab
+        animating = await self._crash_aware(session, session.probe("animationTimeLeft", _FINITE_MS))
+        if _FRAME_CLOCK.search(session.html) is not None or animating:
+            # Animation frames and CSS animations follow the wall clock, and on virtual time a
+            # page gets far fewer frames: such a page first runs on the wall clock until a while
+            # after its first audit, watched as it changes.
+            frames_from = time.perf_counter()
+            watched_until = min(
+                (run.first_audit_end or started_at) + _MIN_WATCH_S,
+                started_at + self.settings.timeout_s * _WATCH_SHARE_OF_BUDGET,
+            )
+            await self._watch_states(session, run, deadline=watched_until)
+            run.frames_ms = (time.perf_counter() - frames_from) * 1000
+        run.clock = "virtual"
+        wall_limit = self.settings.timeout_s * _HORIZON_SHARE_OF_BUDGET
+        await self._run_ahead(session, run, float(self.settings.page_clock_horizon_ms), wall_limit)
+        signals = await self._crash_aware(session, session.probe("lateSignals"))
+        run.horizon_ms = tab.page_time_ms
+        coverage = session.coverage[-1] if session.coverage else None
+        unseen = coverage is not None and (coverage.frames_audited > 0 or coverage.closed_shadow_roots > 0)
+        if not (
+            signals["mutated"]
+            or signals["animations"]
+            or signals["styles_changed"]
+            or signals["shadow_roots"]
+            or unseen
+        ):
+            run.late_audit = "unchanged"
+            return
+        # What the page changed late may still be fading or sliding in (posts loaded on scroll):
+        # audited mid-fade, its text would fail colour contrast in some runs and not in others.
+        await self._audit_unchecked(session, run, "late", settle=True)
+        run.late_audit = "re-audited"
+
+    async def _run_ahead(self, session: Session, run: SampleRun, horizon_ms: float, wall_limit_s: float) -> None:
+        """Run the page's clock ahead until it has lived ``horizon_ms`` since the navigation (and
+        at least :data:`_MIN_WATCH_S` more), auditing each new state it puts itself in on the way,
+        within ``wall_limit_s``.
+
+        The probe announces the page's next change (armChange); the clock stops after the slice
+        it came in (clock.py) and the state the page is in is settled and, when no audit has seen
+        it whole, audited (findings with the state ``changing``). As in the real-time watch
+        (_watch_states), these audits may take :data:`_CHANGING_DUTY` of the page's time (after
+        each, the page runs three times as long as the audit took before it is looked at again)
+        and at most :data:`_CHANGING_STATES` of them run; they leave out colour contrast.
+        """
+        tab = session._tab
+        # However late a loaded machine got here, the page is watched for a while of its time.
+        horizon_ms = max(horizon_ms, tab.page_time_ms + _MIN_WATCH_S * 1000)
+        clock = await self._crash_aware(session, tab.page_clock())
+        started = time.perf_counter()
+        rests_until = 0.0
+        while (left := horizon_ms - tab.page_time_ms) > 0:
+            wall_left = wall_limit_s - (time.perf_counter() - started)
+            if wall_left <= 0:
+                break
+            changed: asyncio.Event | None = None
+            if run.states_audited < _CHANGING_STATES and tab.page_time_ms >= rests_until:
+                position, session.position = session.position, -1
+                looked = time.perf_counter()
+                state = await self._crash_aware(
+                    session, session.next_state(0, look=True, audit="changing", disable=_MID_CHANGE_RULES)
+                )
+                session.position = position
+                if state == "audited":
+                    run.axe_ms += session.inline_audit_ms
+                elif state == "new":
+                    await self._audit_unchecked(session, run, "changing", disable=_MID_CHANGE_RULES)
+                if state in ("audited", "new"):
+                    run.states_audited += 1
+                    took_ms = (time.perf_counter() - looked) * 1000
+                    rests_until = tab.page_time_ms + took_ms * (1 - _CHANGING_DUTY) / _CHANGING_DUTY
+                tab.page_changed.clear()
+                await self._crash_aware(session, session.probe("armChange"))
+                changed = tab.page_changed
+                left = horizon_ms - tab.page_time_ms
+                if left <= 0:
+                    break
+            elif run.states_audited < _CHANGING_STATES:
+                left = min(left, rests_until - tab.page_time_ms)
+            await self._crash_aware(session, clock.advance(left, changed=changed, wall_limit_s=wall_left))
 
     async def _audit_unchecked(
         self, session: Session, run: SampleRun, state: str, *, settle: bool = False, disable: tuple[str, ...] = ()

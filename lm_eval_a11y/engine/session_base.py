@@ -21,6 +21,7 @@ from lm_eval_a11y.engine.audit import (
     may_have_closed_shadow_roots,
     rule_errors,
 )
+from lm_eval_a11y.engine.clock import INPUT_GAP_MS
 from lm_eval_a11y.engine.elements import Element, element_from_probe
 from lm_eval_a11y.engine.tab import Tab
 
@@ -278,6 +279,16 @@ class SessionBase:
         self._epoch += 1
         await asyncio.sleep(ms / 1000)
         await self._looked_again()
+
+    async def _person_paced(self) -> None:
+        """Before a key press of a keyboard walk, with ``page_clock`` on: let
+        :data:`~lm_eval_a11y.engine.clock.INPUT_GAP_MS` of the page's own time pass since the last
+        one, as between a person's presses, without the wall time (the page's clock runs ahead,
+        see clock.py; from the first press on, the page is on virtual time until it is replaced)."""
+        if not self._settings.page_clock:
+            return
+        clock = await self._tab.page_clock()
+        await clock.pause_input(INPUT_GAP_MS)
 
     def _touch(self) -> None:
         """Mark that we act on the page: later checks get a fresh page, cached reads are stale."""

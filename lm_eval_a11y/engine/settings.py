@@ -9,7 +9,7 @@ from pathlib import Path
 
 from lm_eval_a11y.engine.browser import DEFAULT_CONCURRENCY
 
-__all__ = ["AXE_TAGS", "CEILING_HEADROOM_MB", "LATE_HORIZON_MS", "EvaluatorSettings"]
+__all__ = ["AXE_TAGS", "CEILING_HEADROOM_MB", "LATE_HORIZON_MS", "PAGE_CLOCK_HORIZON_MS", "EvaluatorSettings"]
 
 AXE_TAGS: tuple[str, ...] = ("wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice")
 
@@ -17,6 +17,10 @@ AXE_TAGS: tuple[str, ...] = ("wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22
 # audited (see SampleAudit._late_audit in sample.py; its cost is measured in docs/trust.md). A
 # timer of 1.5 s set by a script as the page loads fires well inside it.
 LATE_HORIZON_MS = 2000
+
+# The horizon on the page's own clock (EvaluatorSettings.page_clock, engine/clock.py): 30 s of the
+# page's life, run ahead on virtual time instead of waited for.
+PAGE_CLOCK_HORIZON_MS = 30_000
 
 # The hard ceiling of the browser's memory above browser_memory_mb, where the watchdog starts
 # killing: room for the watchdog to act first, and for what the kernel counts that the watchdog
@@ -44,6 +48,11 @@ class EvaluatorSettings:
     screenshots: Path | None = None
     # How long after the navigation to a sample its own changes are still audited (_late_audit).
     late_horizon_ms: int = LATE_HORIZON_MS
+    # Run each page's late-change horizon on its own virtual clock (engine/clock.py), to
+    # page_clock_horizon_ms of its life, and press the keys of keyboard walks 200 ms of page time
+    # apart. Off by default: see docs/trust.md for what it catches and what it costs.
+    page_clock: bool = False
+    page_clock_horizon_ms: int = PAGE_CLOCK_HORIZON_MS
     # Browser contexts for evaluations waiting out that horizon, beyond the ``concurrency`` that
     # work at once: at most this many (None: three times ``concurrency``; 0: a waiting evaluation
     # keeps its turn). Up to ``concurrency`` of them are always open; more only while the
@@ -96,6 +105,7 @@ class EvaluatorSettings:
         _require_int("max_html_bytes", self.max_html_bytes, 1)
         _require_int("settle_ms", self.settle_ms, 0)
         _require_int("late_horizon_ms", self.late_horizon_ms, 0)
+        _require_int("page_clock_horizon_ms", self.page_clock_horizon_ms, 0)
         if self.waiting_slots is not None:
             _require_int("waiting_slots", self.waiting_slots, 0)
         _require_int("renderer_memory_mb", self.renderer_memory_mb, 64)

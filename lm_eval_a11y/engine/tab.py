@@ -12,12 +12,14 @@ import asyncio
 import collections
 import contextlib
 import random
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from playwright.async_api import BrowserContext, CDPSession, Page, Route
 
 from lm_eval_a11y.engine.browser import user_agent_override
+from lm_eval_a11y.engine.clock import PageClock
 from lm_eval_a11y.engine.unicode import repair_text
 
 __all__ = ["PARSE_CUT_SHORT", "EventLog", "ProbeError", "RenderSettings", "Tab"]
@@ -37,14 +39,19 @@ _UNSAFE_PORTS = frozenset(
 # Whether the browser stopped parsing this document (a form submitted or window.stop() called
 # while it loaded): it is complete without ever having been interactive, and what came after was
 # never parsed. The top document is checked as it loads (_NAVIGATION_GUARD); a frame, in
-# audit._audit_frame.
+# audit._audit_frame. The timings are on the page's clock (clock.py): a frame document a script
+# wrote and closed in one task has all of them at 0, which is not a cut (domComplete is 0 too).
 PARSE_CUT_SHORT = (
     "(() => { const t = performance.getEntriesByType('navigation')[0];"
-    " return document.readyState === 'complete' && t !== undefined && t.domInteractive === 0; })()"
+    " return document.readyState === 'complete' && t !== undefined && t.domInteractive === 0"
+    " && t.domComplete > 0; })()"
 )
 
 # The binding through which the navigation guard (see Tab._guard_navigations) reports what it held.
 _HELD_BINDING = "__a11yNavigationHeld"
+# The binding through which the probe announces that the page changed itself (armChange): a run
+# of the page's clock ahead stops there (PageClock.advance).
+_CHANGED_BINDING = "__a11yPageChanged"
 
 # Runs in our isolated world as each top-level document is created, before any of its scripts.
 # A navigation the document starts itself (location.href = ..., a form, a link) is cancelled
@@ -131,6 +138,8 @@ class RenderSettings:
     probe_source: str
     axe_options: dict[str, Any]
     settle_ms: int = 50
+    # Keyboard walks press keys at a person's cadence on the page's own clock (clock.py).
+    page_clock: bool = False
 
 
 class Tab:
@@ -166,6 +175,14 @@ class Tab:
         # Loader ids of the main frame's latest commits, for depart().
         self._committed_loaders: collections.deque[str] = collections.deque(maxlen=8)
         self._commits = asyncio.Event()
+        # The page's own clock, once started (page_clock); when the navigation to the sample
+        # began (time.perf_counter) and the page's time when its clock started; whether the page
+        # announced a change (armChange).
+        self.clock: PageClock | None = None
+        self._navigated_at = time.perf_counter()
+        self._clock_started_at_page_ms = 0.0
+        self.page_changed = asyncio.Event()
+        self._spare: asyncio.Future[tuple[Page, CDPSession]] | None = None
 
     @property
     def page(self) -> Page:
@@ -174,8 +191,11 @@ class Tab:
         return self._page
 
     async def start(self) -> None:
+        self._page, self._cdp = await self._open()
+
+    async def _open(self) -> tuple[Page, CDPSession]:
+        """A new page for the tab, set up (and its CDP session), on about:blank."""
         page = await self._context.new_page()
-        self._page = page
         page.on("crash", lambda _page: self.crashed.set())
         page.on("dialog", self._on_dialog)
         page.on("popup", self._on_popup)
@@ -185,39 +205,90 @@ class Tab:
         # so one sample cannot hand data to the next.
         await page.add_init_script("window.name = '';")
         await page.route("**/*", self._on_route)
-        self._cdp = await self._context.new_cdp_session(page)
+        cdp = await self._context.new_cdp_session(page)
         # Page.windowOpen also reports window.open() calls the popup blocker refused.
-        self._cdp.on("Page.windowOpen", self._on_window_open)
-        self._cdp.on("Page.frameNavigated", self._on_frame_navigated)
-        await self._cdp.send("Page.enable")
+        cdp.on("Page.windowOpen", self._on_window_open)
+        cdp.on("Page.frameNavigated", self._on_frame_navigated)
+        await cdp.send("Page.enable")
         # The headless shell's user agent and brands name it; present the desktop Chromium.
-        await self._cdp.send(
+        await cdp.send(
             "Emulation.setUserAgentOverride",
             user_agent_override(self._context.browser.version if self._context.browser else ""),
         )
-        await self._guard_navigations()
+        await self._guard_navigations(cdp)
         # Chromium runs this in our isolated world as each top-level document is created, which
         # costs about 40 % less than evaluating axe-core after the load (measured: median open
         # 393 ms against 638 ms under load); load() finds the probe already there. Frames
         # inside the page are skipped, as before, and so is the about:blank every sample departs
         # to (Tab.depart): evaluating the bundle there cost about 45 ms of CPU per sample.
-        self._new_document_script = await self._cdp.send(
+        self._new_document_script = await cdp.send(
             "Page.addScriptToEvaluateOnNewDocument",
             {
                 "source": f"if (window === window.top && location.protocol !== 'about:') {{\n{self.probe_bundle()}\n}}",
                 "worldName": _WORLD,
             },
         )
+        return page, cdp
+
+    async def page_clock(self) -> PageClock:
+        """The page's own clock (clock.py), started on first use: from then on the page runs on
+        virtual time, paced to the wall clock, until the tab replaces the page (the policy holds
+        across the page's documents), which the next :meth:`load` or :meth:`depart` does."""
+        if self.clock is None:
+            if self._cdp is None:
+                raise ProbeError("the page is not open")
+            clock = PageClock(self._cdp.send, self.terminate_scripts)
+            self._cdp.on("Emulation.virtualTimeBudgetExpired", clock.expired)
+            self._clock_started_at_page_ms = self.page_time_ms
+            await clock.start()
+            self.clock = clock
+            # The page that will replace this one is made meanwhile, off the sample's path.
+            if self._spare is None:
+                self._spare = asyncio.ensure_future(self._open())
+                # Retrieved here too: a spare of a context dropped meanwhile fails unawaited.
+                self._spare.add_done_callback(lambda done: done.cancelled() or done.exception())
+        return self.clock
+
+    @property
+    def page_time_ms(self) -> float:
+        """How long the sample's document has lived on its own clock since the navigation to it:
+        the wall clock until its clock started, then the clock's virtual time."""
+        if self.clock is None:
+            return (time.perf_counter() - self._navigated_at) * 1000
+        return self._clock_started_at_page_ms + self.clock.virtual_ms
+
+    async def _replace_page(self) -> None:
+        """A new page for the tab, in the same context, on the wall clock again: leaves the old
+        document without running any more of its scripts (the page is closed)."""
+        clock, self.clock = self.clock, None
+        if clock is not None:
+            clock.close()
+        page, self._page, self._cdp = self._page, None, None
+        self._world = None
+        self._frame_id = None
+        self._committed_loaders.clear()
+        self.pointer_on_page = False
+        if page is not None and not page.is_closed():
+            await page.close(run_before_unload=False)
+        spare, self._spare = self._spare, None
+        opened: tuple[Page, CDPSession] | None = None
+        if spare is not None:
+            with contextlib.suppress(Exception):  # made in the background: made again if it failed
+                opened = await spare
+        self._page, self._cdp = opened if opened is not None else await self._open()
 
     async def load(self, html: str, settle_ms: int = 0) -> None:
         """Navigate to a fresh origin that serves ``html``, set up the probe world, and after the
         load event let the page settle as :meth:`Session.settle` does for ``settle_ms``."""
+        if self.clock is not None:
+            await self._replace_page()
         self._loads += 1
         self.cut_short = None
         url = self._next_origin()
         self._pending[url] = html
         self._current_url = url
         self._world = None
+        self._navigated_at = time.perf_counter()
         # Cookies ignore the port: one set by the last sample on localhost would reach this one.
         await self._context.clear_cookies()
         # What the last document left is collected by the trim after this load, or after its
@@ -304,10 +375,14 @@ class Tab:
         (see ``SlotScheduling._leave`` in pool.py). Measured cost: 13-30 ms per sample on a quiet
         machine, about 60 ms when every core is busy.
         """
-        assert self._cdp is not None
         self.events = EventLog()
         self._world = None
         self._current_url = "about:blank"
+        if self.clock is not None:
+            # A page on virtual time stays on it: the tab gets a new page on the wall clock.
+            await self._replace_page()
+            return
+        assert self._cdp is not None
         await self._cdp.send("Emulation.setScriptExecutionDisabled", {"value": True})
         # Straight through CDP, and done when the navigation of this loader id has committed
         # (Playwright's goto waits for more: 71 -> 58 ms median under heavy load, measured).
@@ -325,25 +400,32 @@ class Tab:
             self._committed_loaders.append(str(frame.get("loaderId") or ""))
             self._commits.set()
 
-    async def _guard_navigations(self) -> None:
+    async def _guard_navigations(self, cdp: CDPSession) -> None:
         """Have each new top-level document cancel the navigations it starts itself (see
         ``_NAVIGATION_GUARD``), and record them as blocked navigations of the sample."""
-        assert self._cdp is not None
         # Bindings reach named isolated worlds only with the Runtime domain on in this session.
-        await self._cdp.send("Runtime.enable")
-        await self._cdp.send("Runtime.addBinding", {"name": _HELD_BINDING, "executionContextName": _WORLD})
-        self._cdp.on("Runtime.bindingCalled", self._on_binding)
-        await self._cdp.send(
+        await cdp.send("Runtime.enable")
+        await cdp.send("Runtime.addBinding", {"name": _HELD_BINDING, "executionContextName": _WORLD})
+        await cdp.send("Runtime.addBinding", {"name": _CHANGED_BINDING, "executionContextName": _WORLD})
+        cdp.on("Runtime.bindingCalled", self._on_binding)
+        await cdp.send(
             "Page.addScriptToEvaluateOnNewDocument", {"source": _NAVIGATION_GUARD, "worldName": _WORLD}
         )
 
     def _on_binding(self, params: dict[str, Any]) -> None:
         if params.get("name") == _HELD_BINDING:
             EventLog._add(self.events.blocked_navigations, str(params.get("payload") or ""))
+        elif params.get("name") == _CHANGED_BINDING:
+            self.page_changed.set()
 
     async def close(self) -> None:
         page, self._page = self._page, None
         self._world = None
+        if self.clock is not None:
+            self.clock.close()
+        spare, self._spare = self._spare, None
+        if spare is not None:
+            spare.cancel()
         if page is not None and not page.is_closed():
             await page.close(run_before_unload=False)
 

@@ -1,0 +1,181 @@
+"""The page lives on its own clock: what it does in the first 30 s of its life is audited, without
+the evaluator waiting 30 s, and the checks' key presses reach it at a person's cadence.
+
+Attacks: failures a timer adds 2.5 s, 5 s or 20 s after load, a popover shown at 2.3 s (no
+attribute changes, so no mutation shows it), a failing form shown from 2.3 s to 3.3 s only, and a
+modal dialog that keeps Tab inside only for presses less than 90 ms apart. Each has a twin that
+must keep passing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from lm_eval_a11y.cases import get_case
+from lm_eval_a11y.engine import clock as clock_module
+from lm_eval_a11y.engine.evaluator import Evaluator, EvaluatorSettings
+from lm_eval_a11y.engine.settings import PAGE_CLOCK_HORIZON_MS
+from lm_eval_a11y.observation import Observation
+from lm_eval_a11y.scoring import score_observation
+
+_BAD = '<img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" width="20" height="20"><input type="text">'
+_GOOD = (
+    '<img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" width="20" height="20" alt="Logo">'
+    '<label>Email <input type="text"></label>'
+)
+
+
+def _page(script: str) -> str:
+    return (
+        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign up</title></head><body>'
+        f'<main><h1>Sign up</h1><div id="late"></div></main><script>{script}</script></body></html>'
+    )
+
+
+def _added_at(ms: int, content: str) -> str:
+    return _page(f"setTimeout(() => {{ document.getElementById('late').innerHTML = '{content}'; }}, {ms});")
+
+
+def _popover_at(ms: int, content: str) -> str:
+    return (
+        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Offer</title></head><body>'
+        f'<main><h1>Offer</h1><div id="offer" popover="manual">{content}</div></main>'
+        f"<script>setTimeout(() => document.getElementById('offer').showPopover(), {ms});</script></body></html>"
+    )
+
+
+def _shown_between(start: int, end: int, content: str) -> str:
+    return _page(
+        f"const slot = document.getElementById('late');"
+        f" setTimeout(() => {{ slot.innerHTML = '{content}'; }}, {start});"
+        f" setTimeout(() => {{ slot.innerHTML = ''; }}, {end});"
+    )
+
+
+@pytest.fixture(scope="module")
+def one_tab() -> Iterator[Evaluator]:
+    """One slot, so that every sample of the module runs on the same tab, one after the other."""
+    ev = Evaluator(EvaluatorSettings(concurrency=1, waiting_slots=0, timeout_s=20, page_clock=True))
+    ev.start()
+    try:
+        yield ev
+    finally:
+        ev.close()
+
+
+def _found(obs: Observation) -> dict[str, str]:
+    return {f.rule_id: f.state for f in obs.axe.violations}
+
+
+LATE = {
+    "added-at-2.5s": _added_at(2500, _BAD),
+    "added-at-5s": _added_at(5000, _BAD),
+    "added-at-20s": _added_at(20000, _BAD),
+    "popover-at-2.3s": _popover_at(2300, _BAD),
+    "shown-from-2.3s-to-3.3s": _shown_between(2300, 3300, _BAD),
+}
+TWINS = {
+    "added-at-2.5s": _added_at(2500, _GOOD),
+    "added-at-20s": _added_at(20000, _GOOD),
+    "popover-at-2.3s": _popover_at(2300, _GOOD),
+    "shown-from-2.3s-to-3.3s": _shown_between(2300, 3300, _GOOD),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LATE))
+def test_failures_a_page_shows_late_in_its_first_30_s_are_caught(one_tab: Evaluator, name: str) -> None:
+    obs = one_tab.evaluate(None, LATE[name])
+    assert obs.status == "ok", obs.error
+    found = _found(obs)
+    assert "image-alt" in found and "label" in found, found
+    assert not score_observation(obs).passed
+    assert obs.audit.clock == "virtual"
+    assert obs.audit.horizon_ms is not None and obs.audit.horizon_ms >= PAGE_CLOCK_HORIZON_MS
+
+
+@pytest.mark.parametrize("name", sorted(TWINS))
+def test_their_accessible_twins_pass(one_tab: Evaluator, name: str) -> None:
+    obs = one_tab.evaluate(None, TWINS[name])
+    assert obs.status == "ok", obs.error
+    assert score_observation(obs).passed, score_observation(obs).reasons
+    assert obs.audit.clock == "virtual" and obs.audit.horizon_ms is not None
+    assert obs.audit.horizon_ms >= PAGE_CLOCK_HORIZON_MS
+
+
+def test_a_static_page_is_not_run_ahead_and_a_settled_one_gets_no_real_time_window(one_tab: Evaluator) -> None:
+    static = one_tab.evaluate(None, _page("").replace("<script></script>", ""))
+    assert static.audit.late_audit == "static" and static.audit.clock == "none"
+    assert static.audit.horizon_ms is None and static.audit.frames_ms == 0
+    settled = one_tab.evaluate(None, _page("document.title = 'Sign up now';"))
+    assert settled.audit.clock == "virtual" and settled.audit.horizon_ms is not None
+    assert settled.audit.horizon_ms >= PAGE_CLOCK_HORIZON_MS
+    # No animation frames named and none running: no wall-clock window at all.
+    assert settled.audit.frames_ms == 0
+    assert settled.audit.late_audit == "unchanged"
+
+
+def test_animation_frames_get_a_real_time_window(one_tab: Evaluator) -> None:
+    """Animation frames follow the wall clock: a 40-frame chain that adds failures is still seen."""
+    page = (Path(__file__).resolve().parent / "pages" / "fail-late-raf-chain.html").read_text(encoding="utf-8")
+    obs = one_tab.evaluate(None, page)
+    assert obs.status == "ok", obs.error
+    assert obs.audit.frames_ms > 0
+    assert not score_observation(obs).passed
+
+
+def test_the_clock_survives_many_samples_on_one_tab(one_tab: Evaluator) -> None:
+    """Samples one after the other on the same tab: each one's timers run and axe finishes (a
+    clock left paused by the sample before would hang the next), and a static page between them
+    is audited as usual."""
+    for round_ in range(6):
+        late = one_tab.evaluate(None, _added_at(3000 + round_ * 1000, _BAD))
+        assert late.status == "ok", late.error
+        assert not score_observation(late).passed, round_
+        static = one_tab.evaluate(None, _page("").replace("<script></script>", "").replace("Sign up", "Welcome"))
+        assert static.status == "ok", static.error
+        assert score_observation(static).passed, score_observation(static).reasons
+        quick = one_tab.evaluate(None, _added_at(0, _GOOD))
+        assert quick.status == "ok", quick.error
+        assert score_observation(quick).passed, score_observation(quick).reasons
+
+
+DIALOG = Path(__file__).resolve().parents[2] / "test_cases" / "modal-dialog" / "examples" / "pass-aria-dialog.html"
+_TAB_HANDLER = "} else if (event.key === 'Tab') {"
+
+
+def _trap_only_for_fast_presses(clock: str) -> str:
+    """The example dialog, holding Tab inside only when presses come less than 90 ms apart
+    (``clock``: the page's reading of the time)."""
+    html = DIALOG.read_text(encoding="utf-8")
+    assert _TAB_HANDLER in html
+    html = html.replace("let returnTo = null;", "let returnTo = null; let lastTab = -Infinity;")
+    return html.replace(
+        _TAB_HANDLER,
+        f"{_TAB_HANDLER} const now = {clock}; const fast = now - lastTab < 90; lastTab = now; if (!fast) return;",
+    )
+
+
+@pytest.mark.parametrize("clock", ["performance.now()", "Date.now()"])
+def test_a_dialog_that_holds_focus_only_for_machine_speed_tab_fails_containment(one_tab: Evaluator, clock: str) -> None:
+    case = get_case("modal-dialog")
+    obs = one_tab.evaluate(case, _trap_only_for_fast_presses(clock))
+    assert obs.status == "ok", obs.error
+    outcomes = {c.id: c.outcome for c in obs.checks}
+    assert outcomes["focus-contained"] == "fail", obs.checks
+    assert obs.audit.input_gap_ms >= 150
+    # The twin that holds focus whatever the cadence.
+    twin = one_tab.evaluate(case, DIALOG.read_text(encoding="utf-8"))
+    assert {c.id: c.outcome for c in twin.checks}["focus-contained"] == "pass", twin.checks
+
+
+def test_without_the_page_clock_the_record_says_the_wall_clock(evaluator: Evaluator) -> None:
+    obs = evaluator.evaluate(None, _page("document.title = 'Sign up now';"))
+    assert obs.audit.clock == "wall" and obs.audit.input_gap_ms == 0
+    assert obs.audit.horizon_ms is not None and obs.audit.horizon_ms < PAGE_CLOCK_HORIZON_MS
+
+
+def test_the_input_cadence_is_a_persons() -> None:
+    assert 150 <= clock_module.INPUT_GAP_MS <= 400
