@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 from lm_eval_a11y.cases import Case
 from lm_eval_a11y.checks import Check, Outcome
 from lm_eval_a11y.engine.audit import may_change_itself
+from lm_eval_a11y.engine.conditions import audit_conditions
 from lm_eval_a11y.engine.contrast import audit_contrast
 from lm_eval_a11y.engine.pool import SlotScheduling
 from lm_eval_a11y.engine.session import Session
@@ -190,6 +191,7 @@ class SampleAudit(SlotScheduling):
                 self._acted[(case.id, check.id)] = session.dirty
         if not late_done:
             await self._late_audit_untouched(session, run, started_at=t0)
+        await audit_conditions(self, session, tab, run)
         run.checks_ms = (time.perf_counter() - t2) * 1000
         if case is not None and len(html) < _SIZE_FREE_CHARS:
             self._checks_seen[case.id] = run.checks_ms / 1000
