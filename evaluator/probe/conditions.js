@@ -66,21 +66,47 @@ function printPage() {
   return { prints, total: all.length };
 }
 
+function hashOf(prints, total) {
+  let hash = 0x811c9dc5;
+  for (const print of prints) {
+    for (let i = 0; i < print.length; i += 1) {
+      hash = Math.imul(hash ^ print.charCodeAt(i), 0x01000193);
+    }
+    hash = Math.imul(hash ^ 0x1e, 0x01000193);
+  }
+  return `${total}:${prints.length}:${(hash >>> 0).toString(16)}`;
+}
+
 let conditionPrint = null;
 
-// The page as it renders now, kept as the default to compare with: { elements, ms }.
+// The page as it renders now, kept as the default to compare with: { elements, hash, ms }. The
+// hash stands for the whole print, to compare with another document of the same page.
 export function conditionBaseline() {
   const start = performance.now();
   conditionPrint = printPage();
-  return { elements: conditionPrint.total, ms: performance.now() - start };
+  return { elements: conditionPrint.total, hash: hashOf(conditionPrint.prints, conditionPrint.total),
+    ms: performance.now() - start };
 }
 
-// Whether the page renders differently from the kept default: { differs, changed, elements,
-// first, viewport, scale, ms }. `changed` counts the elements whose print differs (an element
-// added or removed shifts the ones after it: all count); `first` describes the first few.
-export function conditionDiffers() {
+// Whether the page renders differently from the kept default, or, given `otherHash` (the hash of
+// conditionBaseline in another document of the same page), from that one: { differs, changed,
+// elements, first, viewport, ms }. `changed` counts the elements whose print differs (an element
+// added or removed shifts the ones after it: all count); `first` describes the first few. Against
+// another document only the whole print is compared (changed: 1 when it differs).
+export function conditionDiffers(otherHash) {
   const start = performance.now();
   const now = printPage();
+  const answer = (changed, first) => ({
+    differs: changed > 0,
+    changed,
+    elements: now.total,
+    first,
+    viewport: [window.innerWidth, window.innerHeight],
+    ms: performance.now() - start,
+  });
+  if (typeof otherHash === 'string') {
+    return answer(hashOf(now.prints, now.total) === otherHash ? 0 : 1, []);
+  }
   const before = conditionPrint || { prints: [], total: 0 };
   const first = [];
   let changed = Math.abs(now.prints.length - before.prints.length);
@@ -96,15 +122,7 @@ export function conditionDiffers() {
   if (now.total !== before.total && changed === 0) {
     changed = Math.abs(now.total - before.total);
   }
-  return {
-    differs: changed > 0,
-    changed,
-    elements: now.total,
-    first,
-    viewport: [window.innerWidth, window.innerHeight],
-    scale: window.visualViewport ? window.visualViewport.scale : 1,
-    ms: performance.now() - start,
-  };
+  return answer(changed, first);
 }
 
 // The element's tag and the first few of its printed parts that differ, for the record.

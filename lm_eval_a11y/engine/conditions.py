@@ -4,33 +4,46 @@ differently under that condition than in the default one (1280x800, fine pointer
 no preference for motion).
 
 After a sample's checks and its late audit, on a fresh document when a check acted on the page,
-each condition is emulated in turn through the DevTools protocol, the page is let react (its
-``matchMedia`` listeners, resize handlers and the transitions they start: ``Session.settle``), and
-the probe compares a print of the page with the one taken just before in the default condition
-(``evaluator/probe/conditions.js``: per element its tag, attributes, own text, whether it has a
-box and the computed styles that decide what is shown and how it reads; never box sizes, which
-every page changes on a narrower screen). A page that does not differ pays two prints and two
-settles per condition, no axe run. A page that differs is audited there with axe-core, the axe
-run named after the condition (``phone 390x844, coarse pointer``, ``dark scheme``, ``reduced
-motion``: every finding carries it), and its colour contrast is measured on the pixels in that
-condition too (see :func:`_condition_contrast`). Then the default emulation is restored exactly:
-the tab serves the next sample.
+the probe takes a print of the page in the default condition (``evaluator/probe/conditions.js``:
+per element its tag, attributes, own text, whether it has a box and the computed styles that
+decide what is shown and how it reads; never box sizes, which every page changes on a narrower
+screen). Then:
+
+- **dark scheme** and **reduced motion** are emulated in the same document
+  (``Emulation.setEmulatedMedia`` through Playwright's ``emulate_media``), the page is let react
+  (its ``matchMedia`` listeners and the transitions they start: ``Session.settle``) and printed
+  again; afterwards the default is set back and the page let react again;
+- the **phone** is a second tab of the slot's context that stays a phone (390x844, ``mobile``,
+  touch with a coarse pointer and no hover): the page is loaded there as a phone's visitor loads
+  it, and its print compared with the default one.
+
+A page whose print does not differ pays the prints, the settles and the phone's load, no axe run.
+A page that differs is audited there with axe-core, the axe run named after the condition
+(``phone 390x844, coarse pointer``, ``dark scheme``, ``reduced motion``: each finding carries it),
+and its colour contrast there is measured on the pixels into the sample's contrast audit
+(:func:`_condition_contrast`).
 
 What Chromium emulates, measured on the headless shell (156): ``Emulation.setEmulatedMedia``
-takes ``prefers-color-scheme`` and ``prefers-reduced-motion`` but ignores ``pointer``, ``hover``,
-``any-pointer`` and ``any-hover`` (accepted, no effect); ``Emulation.setTouchEmulationEnabled``
-is what makes ``(pointer: coarse)``, ``(hover: none)``, ``(any-pointer: coarse)`` and
-``navigator.maxTouchPoints`` report a touch screen, at once in the current document
-(``'ontouchstart' in window`` only in documents created afterwards). ``mobile: true`` in
-``Emulation.setDeviceMetricsOverride`` lays a page out as a phone does: at its ``<meta
+takes ``prefers-color-scheme`` and ``prefers-reduced-motion`` and gives them back exactly; it
+accepts ``pointer``, ``hover``, ``any-pointer`` and ``any-hover`` and ignores them.
+``Emulation.setTouchEmulationEnabled`` is what makes ``(pointer: coarse)``, ``(hover: none)``,
+``(any-pointer: coarse)`` and ``navigator.maxTouchPoints`` report a touch screen (and
+``'ontouchstart' in window`` in documents created afterwards), but turning it off again leaves
+the tab with no pointer at all (``(pointer: none)``, ``(hover: none)``): the fine pointer of the
+default comes from Playwright's ``--blink-settings`` for headless Chromium, which the browser does
+not apply again. Clearing ``Emulation.setDeviceMetricsOverride`` likewise leaves the screen at
+800x600 rather than the context's. Hence the phone's own tab, never switched back, and the desktop
+tab never switched to a phone. ``mobile: true`` lays a page out as a phone does: at its ``<meta
 name="viewport">`` width, or at 980 CSS pixels without one.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import time
-from collections.abc import Awaitable, Callable
+import weakref
+from collections.abc import Awaitable
 from dataclasses import dataclass, replace
 from typing import Any, Protocol, TypeVar
 
@@ -38,7 +51,7 @@ from lm_eval_a11y.contrast import CONTRAST_RULE, has_contrast_nodes
 from lm_eval_a11y.engine.contrast import measure_last_run
 from lm_eval_a11y.engine.session import Session
 from lm_eval_a11y.engine.settings import EvaluatorSettings
-from lm_eval_a11y.engine.tab import Tab
+from lm_eval_a11y.engine.tab import EventLog, Tab
 from lm_eval_a11y.observation import ContrastAudit
 
 __all__ = ["CONDITIONS", "PHONE_VIEWPORT", "Condition", "audit_conditions"]
@@ -56,6 +69,8 @@ _CONTRAST_ONLY = {
     "runOnly": {"type": "rule", "values": [CONTRAST_RULE]},
     "resultTypes": ["violations", "incomplete"],
 }
+# How long the phone's document may take to leave (Tab.depart), and its page to close.
+_PHONE_DEPART_S = 2.0
 # The share of the sample's budget the pixel check of one condition may take.
 _CONTRAST_SHARE_OF_BUDGET = 1 / 8
 
@@ -73,8 +88,6 @@ DARK = Condition("dark", "dark scheme")
 REDUCED_MOTION = Condition("reduced-motion", "reduced motion")
 PHONE = Condition("phone", f"phone {PHONE_VIEWPORT[0]}x{PHONE_VIEWPORT[1]}, coarse pointer")
 
-# In this order: the phone last, since leaving it is the one restoration a document may not take
-# whole (see _restore); no audit follows it in this document.
 CONDITIONS: tuple[Condition, ...] = (DARK, REDUCED_MOTION, PHONE)
 
 
@@ -100,67 +113,106 @@ async def audit_conditions(auditor: _Auditor, session: Session, tab: Tab, run: A
     """Audit the page under each of :data:`CONDITIONS` where it renders differently from the
     default; merge the pixel check of colour contrast there into ``run.contrast``.
 
-    The emulation is restored whatever happens (an exception, a cancelled evaluation); a page
-    that crashed meanwhile loses its context anyway (pool.py)."""
-    guard: Callable[[Awaitable[Any]], Awaitable[Any]] = lambda work: auditor._crash_aware(session, work)  # noqa: E731
+    The emulation of the sample's tab is restored whatever happens (an exception, a cancelled
+    evaluation); a sample that does not end well loses its context anyway (evaluator.py)."""
     if session.dirty:
-        await guard(session.reset())
-    for number, condition in enumerate(CONDITIONS):
-        await guard(session.probe("conditionBaseline"))
+        await auditor._crash_aware(session, session.reset())
+    baseline: dict[str, Any] = await auditor._crash_aware(session, session.probe("conditionBaseline"))
+    default_print = str(baseline["hash"])
+    for number, condition in enumerate((DARK, REDUCED_MOTION)):
+        if number:
+            # The page reacted to the way back from the condition before: printed afresh.
+            await auditor._crash_aware(session, session.probe("conditionBaseline"))
         # From here the document is no longer as first rendered (nor its cached reads fresh).
         session._touch()
         try:
-            await guard(_emulate(tab, condition))
-            await guard(session.settle())
-            difference: dict[str, Any] = await guard(session.probe("conditionDiffers"))
+            await auditor._crash_aware(session, _emulate(tab, condition))
+            await auditor._crash_aware(session, session.settle())
+            difference: dict[str, Any] = await auditor._crash_aware(session, session.probe("conditionDiffers"))
             if difference["differs"]:
                 await auditor._audit_unchecked(session, run, condition.label, disable=_CONTRAST_RULES)
                 await _condition_contrast(auditor, session, tab, run, condition, difference)
         finally:
             await _restore(tab, condition)
-        if number < len(CONDITIONS) - 1:
-            # The page reacts to the way back too, before the next condition's print.
-            await guard(session.settle())
+        await auditor._crash_aware(session, session.settle())
+    await _audit_phone(auditor, session, tab, run, default_print)
 
 
 async def _emulate(tab: Tab, condition: Condition) -> None:
     if condition is DARK:
         await tab.page.emulate_media(color_scheme="dark")
-    elif condition is REDUCED_MOTION:
-        await tab.page.emulate_media(reduced_motion="reduce")
     else:
-        width, height = PHONE_VIEWPORT
-        await tab.send("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
-        await tab.send(
-            "Emulation.setDeviceMetricsOverride",
-            {
-                "width": width,
-                "height": height,
-                # The pixel check measures CSS pixels one to one.
-                "deviceScaleFactor": 1,
-                "mobile": True,
-                "screenWidth": width,
-                "screenHeight": height,
-            },
-        )
+        await tab.page.emulate_media(reduced_motion="reduce")
 
 
 async def _restore(tab: Tab, condition: Condition) -> None:
-    """Back to the default emulation, exactly as the slot's context set it up (pool.py): the
-    light scheme, no preference for motion, and the context's own viewport, screen and pointer
-    (Playwright's override, which ours shadowed, applies again once ours is cleared). Each step
-    is tried even when one before it failed (a crashed page: its context is dropped anyway)."""
+    """Back to the default emulation, exactly as the slot's context set it up (pool.py). A
+    failure is raised: the sample ends as an error, and a slot whose sample did not end well
+    gets a new context (evaluator.py), so nothing of the condition reaches the next sample."""
     if condition is DARK:
-        with contextlib.suppress(Exception):
-            await tab.page.emulate_media(color_scheme="light")
-    elif condition is REDUCED_MOTION:
-        with contextlib.suppress(Exception):
-            await tab.page.emulate_media(reduced_motion="no-preference")
+        await tab.page.emulate_media(color_scheme="light")
     else:
-        with contextlib.suppress(Exception):
-            await tab.send("Emulation.setTouchEmulationEnabled", {"enabled": False})
-        with contextlib.suppress(Exception):
-            await tab.send("Emulation.clearDeviceMetricsOverride")
+        await tab.page.emulate_media(reduced_motion="no-preference")
+
+
+# The phone tab of each slot's tab: opened on first use in the same browser context, dropped with
+# it (a context that is replaced takes its pages along; the tab that keyed it is then gone too).
+_PHONE_TABS: weakref.WeakKeyDictionary[Tab, Tab] = weakref.WeakKeyDictionary()
+
+
+async def _phone_tab(tab: Tab) -> Tab:
+    phone = _PHONE_TABS.get(tab)
+    if phone is not None and not phone.crashed.is_set():
+        return phone
+    phone = Tab(tab.context, tab.settings)
+    # One set of ports for both tabs: no origin (and its storage) is ever served twice.
+    phone.share_ports(tab)
+    await phone.start()
+    width, height = PHONE_VIEWPORT
+    await phone.send("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
+    await phone.send(
+        "Emulation.setDeviceMetricsOverride",
+        {
+            "width": width,
+            "height": height,
+            # The pixel check measures CSS pixels one to one.
+            "deviceScaleFactor": 1,
+            "mobile": True,
+            "screenWidth": width,
+            "screenHeight": height,
+        },
+    )
+    _PHONE_TABS[tab] = phone
+    return phone
+
+
+async def _audit_phone(auditor: _Auditor, session: Session, tab: Tab, run: Any, default_print: str) -> None:
+    """Load the page in the slot's phone tab and audit it there when it renders differently from
+    the default print; its axe runs join the sample's. The phone's document is left as every
+    sample's is (Tab.depart); one that will not leave costs the phone tab, not the sample."""
+    phone = await _phone_tab(tab)
+    phone.events = tab.events
+    on_phone = Session(phone, session.html)
+    try:
+        await auditor._crash_aware(on_phone, on_phone.open())
+        if phone.cut_short is None:
+            difference: dict[str, Any] = await auditor._crash_aware(
+                on_phone, on_phone.probe("conditionDiffers", default_print)
+            )
+            if difference["differs"]:
+                await auditor._audit_unchecked(on_phone, run, PHONE.label, disable=_CONTRAST_RULES)
+                await _condition_contrast(auditor, on_phone, phone, run, PHONE, difference)
+    finally:
+        session.axe_runs.extend(on_phone.axe_runs)
+        session.axe_positions.extend(on_phone.axe_positions)
+        session.coverage.extend(on_phone.coverage)
+        phone.events = EventLog()
+        try:
+            await asyncio.wait_for(phone.depart(), _PHONE_DEPART_S)
+        except Exception:  # noqa: BLE001 - a phone document that will not leave takes its tab along
+            _PHONE_TABS.pop(tab, None)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(phone.page.close(), _PHONE_DEPART_S)
 
 
 async def _condition_contrast(
