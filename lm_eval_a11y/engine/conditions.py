@@ -119,9 +119,10 @@ async def audit_conditions(auditor: _Auditor, session: Session, tab: Tab, run: A
         await auditor._crash_aware(session, session.reset())
     baseline: dict[str, Any] = await auditor._crash_aware(session, session.probe("conditionBaseline"))
     default_print = str(baseline["hash"])
-    for number, condition in enumerate((DARK, REDUCED_MOTION)):
+    in_document = (DARK, REDUCED_MOTION)
+    for number, condition in enumerate(in_document):
         if number:
-            # The page reacted to the way back from the condition before: printed afresh.
+            # The page has reacted to the way back from the condition before: printed afresh.
             await auditor._crash_aware(session, session.probe("conditionBaseline"))
         # From here the document is no longer as first rendered (nor its cached reads fresh).
         session._touch()
@@ -134,7 +135,8 @@ async def audit_conditions(auditor: _Auditor, session: Session, tab: Tab, run: A
                 await _condition_contrast(auditor, session, tab, run, condition, difference)
         finally:
             await _restore(tab, condition)
-        await auditor._crash_aware(session, session.settle())
+        if number < len(in_document) - 1:
+            await auditor._crash_aware(session, session.settle())
     await _audit_phone(auditor, session, tab, run, default_print)
 
 
