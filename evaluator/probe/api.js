@@ -2,6 +2,7 @@ import {
   armChange, axePartial, finishAxe, frameElements, lateSignals, nextChange, runAxe, stateAudited, timersRun,
   timersWithoutDelay,
 } from './audit.js';
+import { conditionBaseline, conditionDiffers } from './conditions.js';
 import {
   contrastChoose, contrastClip, contrastNodes, contrastPixels, contrastScrollTo, contrastSeen,
   stylesDarkScheme,
@@ -197,4 +198,8 @@ globalThis.__a11yProbe = Object.freeze({
   contrastPixels,
   contrastViolationCount: () => contrastSeen.filter((seen) => seen.kind === 'violation').length,
   stylesDarkScheme,
+  // Screens and preferences (lm_eval_a11y/engine/conditions.py): the page's print in the default
+  // condition, and whether it differs under an emulated one.
+  conditionBaseline,
+  conditionDiffers,
 });

@@ -30,7 +30,7 @@ from lm_eval_a11y.engine.session import Session
 from lm_eval_a11y.engine.tab import Tab
 from lm_eval_a11y.observation import ContrastAudit, ContrastNode
 
-__all__ = ["MAX_NODES", "MAX_SCREENS", "audit_contrast", "measure_selectors"]
+__all__ = ["MAX_NODES", "MAX_SCREENS", "audit_contrast", "measure_last_run", "measure_selectors"]
 
 # Nodes measured per scheme; axe's answer stands for the rest (counted in the audit).
 MAX_NODES = 300
@@ -253,6 +253,16 @@ async def audit_contrast(
         error=error,
     )
     return audit, (time.perf_counter() - started) * 1000
+
+
+async def measure_last_run(
+    session: Session, tab: Tab, scheme: str, viewport: tuple[int, int], deadline: float = math.inf
+) -> tuple[list[ContrastNode], int, int, int, bool]:
+    """Measure the colour-contrast nodes of the last axe run as nodes of ``scheme``, in the
+    ``viewport`` the page is laid out in now, until ``deadline`` (time.perf_counter): the nodes,
+    axe's violations in that run, the violations and incompletes past :data:`MAX_NODES`, and
+    whether the page was scrolled. For the conditions of engine/conditions.py."""
+    return await _measure(session, tab, scheme, viewport, deadline)
 
 
 async def measure_selectors(

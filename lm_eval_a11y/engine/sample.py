@@ -18,6 +18,7 @@ from lm_eval_a11y.cases import Case
 from lm_eval_a11y.checks import Check, Outcome
 from lm_eval_a11y.engine.audit import may_change_itself
 from lm_eval_a11y.engine.clock import INPUT_GAP_MS
+from lm_eval_a11y.engine.conditions import audit_conditions
 from lm_eval_a11y.engine.contrast import audit_contrast
 from lm_eval_a11y.engine.early_stop import DEFERRED_RULES, decided_failure, steps_left
 from lm_eval_a11y.engine.pool import SlotScheduling
@@ -232,6 +233,8 @@ class SampleAudit(SlotScheduling):
                 self._acted[(case.id, check.id)] = session.dirty
         if not late_done and not self._stops_early(run, *steps_left(None, (), contrast=False, late_audit=True)):
             await self._late_audit_untouched(session, run, started_at=t0)
+        if not self._stops_early(run, "screens and preferences"):
+            await audit_conditions(self, session, tab, run)
         run.checks_ms = (time.perf_counter() - t2) * 1000
         if case is not None and len(html) < _SIZE_FREE_CHARS and not run.skipped:
             self._checks_seen[case.id] = run.checks_ms / 1000

@@ -190,6 +190,15 @@ class Tab:
             raise ProbeError("the page is not open")
         return self._page
 
+    @property
+    def context(self) -> BrowserContext:
+        return self._context
+
+    def share_ports(self, other: Tab) -> None:
+        """Serve from the ports ``other`` has used and will use, as it does from this tab's: two
+        tabs of one context (a slot's phone, engine/conditions.py) never serve one origin twice."""
+        self._ports_used = other._ports_used
+
     async def start(self) -> None:
         self._page, self._cdp = await self._open()
 
