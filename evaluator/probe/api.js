@@ -17,6 +17,7 @@ import { overflowingText } from './reflow.js';
 import { element, refOf } from './refs.js';
 import { animationTimeLeft, settleThen } from './settle.js';
 import { sync, touched, treeBuilds, withAxe } from './tree.js';
+import { hoverTargets, modalDialog, openers, scrollRoom, shownFingerprint } from './walk.js';
 import { watch, watched } from './watch.js';
 
 // The probe's one entry point: the frozen object `globalThis.__a11yProbe` whose functions the
@@ -182,4 +183,10 @@ globalThis.__a11yProbe = Object.freeze({
   contrastPixels,
   contrastViolationCount: () => contrastSeen.filter((seen) => seen.kind === 'violation').length,
   stylesDarkScheme,
+  // A visitor's walk (lm_eval_a11y/engine/walk.py).
+  shownFingerprint,
+  modalDialog,
+  hoverTargets,
+  openers,
+  scrollRoom,
 });

@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 
 from lm_eval_a11y.cases import Case
 from lm_eval_a11y.checks import Check, Outcome
+from lm_eval_a11y.engine import walk
 from lm_eval_a11y.engine.audit import may_change_itself
 from lm_eval_a11y.engine.contrast import audit_contrast
 from lm_eval_a11y.engine.pool import SlotScheduling
@@ -190,6 +191,8 @@ class SampleAudit(SlotScheduling):
                 self._acted[(case.id, check.id)] = session.dirty
         if not late_done:
             await self._late_audit_untouched(session, run, started_at=t0)
+        # Every page is then met as a visitor meets it, each new state audited (walk.py).
+        await walk.visitor_walk(self, session, run)
         run.checks_ms = (time.perf_counter() - t2) * 1000
         if case is not None and len(html) < _SIZE_FREE_CHARS:
             self._checks_seen[case.id] = run.checks_ms / 1000
