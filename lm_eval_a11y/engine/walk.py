@@ -51,7 +51,6 @@ from typing import Any, Protocol, TypeVar
 
 from lm_eval_a11y.engine.audit import may_change_itself
 from lm_eval_a11y.engine.session import Session
-from lm_eval_a11y.engine.session_base import SETTLE_CAP_MS
 from lm_eval_a11y.engine.settings import EvaluatorSettings
 from lm_eval_a11y.engine.tab import ProbeError
 
@@ -68,15 +67,18 @@ __all__ = [
 
 T = TypeVar("T")
 
-MAX_ACTIONS = 24
-MAX_STATES = 8
-MAX_HOVERS = 8
-MAX_OPENS = 12
+MAX_ACTIONS = 20
+MAX_STATES = 6
+MAX_HOVERS = 6
+MAX_OPENS = 10
 MAX_WHEELS = 12
 HOVER_EVENTS = ("mouseover", "mouseenter", "pointerover", "pointerenter")
 
 # Kept free at the end of the sample's budget, for the record and the departure.
-_MARGIN_S = 0.5
+_MARGIN_S = 0.25
+# What the first action and the first audit are expected to take, until the walk has timed one.
+_FIRST_ACTION_S = 0.3
+_FIRST_AUDIT_S = 0.2
 # Elements the walk may click or hover are looked for among at most this many listeners.
 _LISTENER_LIMIT = 200
 
@@ -157,9 +159,13 @@ class _Walk:
         self.actions: list[str] = []
         self.states: list[str] = []
         self._audited: set[str] = set()
-        self._longest_action_s = SETTLE_CAP_MS / 1000
+        # What the page showed after the last action or audit (None: to be read again).
+        self._last: str | None = None
+        # Until the walk has timed its own, an action is expected to take a settle and a little
+        # more, and an audit as long as this page's audits took on average.
+        self._longest_action_s = _FIRST_ACTION_S
         axe_runs = max(len(session.axe_runs), 1)
-        self._longest_audit_s = max(getattr(run, "axe_ms", 0.0) / 1000 / axe_runs, 0.2)
+        self._longest_audit_s = max(getattr(run, "axe_ms", 0.0) / 1000 / axe_runs, _FIRST_AUDIT_S)
 
     async def _call(self, work: Awaitable[T]) -> T:
         return await self._host._crash_aware(self._session, work)
@@ -172,7 +178,8 @@ class _Walk:
         if session.dirty:
             # A check acted on the page: the walk starts from the page as a visitor finds it.
             await self._call(session.reset())
-        self._audited.add(await self._fingerprint())
+        self._last = await self._fingerprint()
+        self._audited.add(self._last)
         dialog = await self._call(session.probe("modalDialog"))
         if dialog is not None:
             await self._dismiss(dialog)
@@ -191,16 +198,17 @@ class _Walk:
             raise _Bounded()
         if time.monotonic() + self._longest_action_s + self._longest_audit_s > self._deadline:
             raise _OutOfTime(step)
-        before = await self._fingerprint()
+        before = self._last if self._last is not None else await self._fingerprint()
         started = time.perf_counter()
         try:
             await self._call(action())
         except ProbeError:
             # The element went away or lost its size between being found and being acted on.
+            self._last = None
             return False
         self._longest_action_s = max(self._longest_action_s, time.perf_counter() - started)
         self.actions.append(label)
-        after = await self._fingerprint()
+        after = self._last = await self._fingerprint()
         if after == before or after in self._audited:
             return after != before
         if len(self.states) >= MAX_STATES:
@@ -209,9 +217,11 @@ class _Walk:
         await self._host._audit_unchecked(self._session, self._run, label)
         self._longest_audit_s = max(self._longest_audit_s, time.perf_counter() - started)
         self.states.append(label)
-        # The audited state: the page may have changed a little while axe ran (a clock).
+        # The audited state, and the one after the audit: the page may have changed a little
+        # while axe ran (a clock).
         self._audited.add(after)
-        self._audited.add(await self._fingerprint())
+        self._last = await self._fingerprint()
+        self._audited.add(self._last)
         return True
 
     async def _dismiss(self, dialog: dict[str, Any]) -> None:
