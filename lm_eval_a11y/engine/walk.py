@@ -36,7 +36,7 @@ A page that changes only a colour on hover is not audited again.
 Bounds: at most :data:`MAX_ACTIONS` actions and :data:`MAX_STATES` audited states per page, in
 document order, so the same page always gets the same walk. When the states are used up, the
 walk ends. The walk never starts a step that could not finish within the sample's time budget
-(its longest action so far plus its longest audit, and a margin); a walk stopped so, with steps
+(its actions' average time so far plus its longest audit, and a margin); a walk stopped so, with steps
 left to do, names what it left undone in the sample's ``unaudited`` list, which fails the sample
 (a walk cut short does not pass silently). What a click does beyond the document (a navigation,
 a new window, a dialog box) is held by the tab (``tab.py``) as for any check.
@@ -71,7 +71,7 @@ MAX_ACTIONS = 20
 MAX_STATES = 6
 MAX_HOVERS = 6
 MAX_OPENS = 10
-MAX_WHEELS = 12
+MAX_WHEELS = 8
 HOVER_EVENTS = ("mouseover", "mouseenter", "pointerover", "pointerenter")
 
 # Kept free at the end of the sample's budget, for the record and the departure.
@@ -161,9 +161,10 @@ class _Walk:
         self._audited: set[str] = set()
         # What the page showed after the last action or audit (None: to be read again).
         self._last: str | None = None
-        # Until the walk has timed its own, an action is expected to take a settle and a little
-        # more, and an audit as long as this page's audits took on average.
-        self._longest_action_s = _FIRST_ACTION_S
+        # An action is expected to take as long as the walk's actions took on average (until it
+        # has timed one, a settle and a little more), and an audit as long as the walk's longest
+        # (until it has made one, as long as this page's audits took on average).
+        self._action_s = [_FIRST_ACTION_S]
         axe_runs = max(len(session.axe_runs), 1)
         self._longest_audit_s = max(getattr(run, "axe_ms", 0.0) / 1000 / axe_runs, _FIRST_AUDIT_S)
 
@@ -196,7 +197,7 @@ class _Walk:
         leads to under ``label`` if no audit has seen it; return whether the state changed."""
         if len(self.actions) >= MAX_ACTIONS:
             raise _Bounded()
-        if time.monotonic() + self._longest_action_s + self._longest_audit_s > self._deadline:
+        if time.monotonic() + sum(self._action_s) / len(self._action_s) + self._longest_audit_s > self._deadline:
             raise _OutOfTime(step)
         before = self._last if self._last is not None else await self._fingerprint()
         started = time.perf_counter()
@@ -206,7 +207,7 @@ class _Walk:
             # The element went away or lost its size between being found and being acted on.
             self._last = None
             return False
-        self._longest_action_s = max(self._longest_action_s, time.perf_counter() - started)
+        self._action_s.append(time.perf_counter() - started)
         self.actions.append(label)
         after = self._last = await self._fingerprint()
         if after == before or after in self._audited:
@@ -259,7 +260,9 @@ class _Walk:
             if turn > 0 and info["room"] <= 0:
                 break
             await page.mouse.wheel(0, max(info["height"] * 0.8, 100))
-            await session.settle(0)
+            # Frames only between turns (what a turn starts to animate is not waited for, as a
+            # reader scrolling on does not wait); the whole settle once at the end.
+            await session.probe("settle", 0, 0)
             moved = await session.probe("scrollRoom")
             if turn > 0 and moved["y"] == info["y"] and moved["room"] == info["room"]:
                 break
