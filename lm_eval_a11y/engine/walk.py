@@ -97,6 +97,7 @@ class WalkRun(Protocol):
     """What the walk reads and writes of the sample's run (``SampleRun``)."""
 
     began: float
+    axe_ms: float
     unaudited: list[str]
 
 
@@ -166,7 +167,7 @@ class _Walk:
         # (until it has made one, as long as this page's audits took on average).
         self._action_s = [_FIRST_ACTION_S]
         axe_runs = max(len(session.axe_runs), 1)
-        self._longest_audit_s = max(getattr(run, "axe_ms", 0.0) / 1000 / axe_runs, _FIRST_AUDIT_S)
+        self._longest_audit_s = max(run.axe_ms / 1000 / axe_runs, _FIRST_AUDIT_S)
 
     async def _call(self, work: Awaitable[T]) -> T:
         return await self._host._crash_aware(self._session, work)
