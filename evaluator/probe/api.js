@@ -21,6 +21,7 @@ import { element, refOf } from './refs.js';
 import { animationTimeLeft, settleThen } from './settle.js';
 import { shownFingerprint } from './states.js';
 import { sync, touched, treeBuilds, withAxe } from './tree.js';
+import { hoverTargets, modalDialog, openers, scrollRoom, walkFingerprint } from './walk.js';
 import { watch, watched } from './watch.js';
 
 // The probe's one entry point: the frozen object `globalThis.__a11yProbe` whose functions the
@@ -202,4 +203,10 @@ globalThis.__a11yProbe = Object.freeze({
   // condition, and whether it differs under an emulated one.
   conditionBaseline,
   conditionDiffers,
+  // A visitor's walk (lm_eval_a11y/engine/walk.py).
+  walkFingerprint,
+  modalDialog,
+  hoverTargets,
+  openers,
+  scrollRoom,
 });

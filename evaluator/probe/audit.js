@@ -10,7 +10,7 @@ import {
 // A fingerprint of the page's style sheets, adopted ones included: a script can reveal content
 // through the CSSOM (deleteRule, replaceSync, rule.style, sheet.disabled) without any DOM
 // mutation. Cross-origin sheets cannot be read; no sample has one (the network is closed).
-function styleFingerprint() {
+export function styleFingerprint() {
   let hash = 0;
   const mix = (text) => {
     for (let i = 0; i < text.length; i += 1) {

@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 
 from lm_eval_a11y.cases import Case
 from lm_eval_a11y.checks import Check, Outcome
+from lm_eval_a11y.engine import walk
 from lm_eval_a11y.engine.audit import may_change_itself
 from lm_eval_a11y.engine.clock import INPUT_GAP_MS
 from lm_eval_a11y.engine.conditions import audit_conditions
@@ -235,6 +236,9 @@ class SampleAudit(SlotScheduling):
             await self._late_audit_untouched(session, run, started_at=t0)
         if not self._stops_early(run, "screens and preferences"):
             await audit_conditions(self, session, tab, run)
+        # Every page is then met as a visitor meets it, each new state audited (walk.py).
+        if not self._stops_early(run, "visitor's walk"):
+            await walk.visitor_walk(self, session, run)
         run.checks_ms = (time.perf_counter() - t2) * 1000
         if case is not None and len(html) < _SIZE_FREE_CHARS and not run.skipped:
             self._checks_seen[case.id] = run.checks_ms / 1000
