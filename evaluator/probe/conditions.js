@@ -32,10 +32,32 @@ function ownText(el) {
   return text;
 }
 
+// The CSS properties each element's running animations and transitions change: their values
+// differ from one moment to the next (a spinner, a pulse), so they are not printed.
+function animatedProperties() {
+  const animated = new Map();
+  for (const animation of document.getAnimations()) {
+    const effect = animation.effect;
+    if (!effect || !effect.target || typeof effect.getKeyframes !== 'function') {
+      continue;
+    }
+    const names = animated.get(effect.target) || new Set();
+    for (const frame of effect.getKeyframes()) {
+      for (const key of Object.keys(frame)) {
+        names.add(key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`));
+      }
+    }
+    animated.set(effect.target, names);
+  }
+  return animated;
+}
+
 // One element's print: its tag, whether it has a box, its printed styles (these three at fixed
-// places, for describeChange), then its form value, its own text and its attributes.
-function printOf(el) {
+// places, for describeChange; a style an animation is changing printed as '~'), then its form
+// value, its own text and its attributes.
+function printOf(el, animated) {
   const style = getComputedStyle(el);
+  const moving = animated.get(el);
   let boxed = false;
   for (const rect of el.getClientRects()) {
     if (rect.width > 0 && rect.height > 0) {
@@ -45,7 +67,7 @@ function printOf(el) {
   }
   const parts = [el.localName, boxed ? 'box' : 'no box'];
   for (const name of PRINTED_STYLES) {
-    parts.push(style.getPropertyValue(name));
+    parts.push(moving && moving.has(name) ? '~' : style.getPropertyValue(name));
   }
   // A form control's value is state the audit reads (a control's name may come from it).
   parts.push(typeof el.value === 'string' ? el.value : '');
@@ -56,14 +78,59 @@ function printOf(el) {
   return parts.join('\u0001');
 }
 
+// Printed styles whose values follow an animated one: inherited by the element's descendants,
+// or computed from its colour (currentcolor).
+const INHERITED = new Set(['visibility', 'color', 'font-size', 'font-weight', 'color-scheme', 'text-shadow']);
+const FROM_COLOUR = ['outline-color', 'text-shadow'];
+
 function printPage() {
   const all = document.getElementsByTagName('*');
   const count = Math.min(all.length, PRINTED_ELEMENTS);
+  const animated = animatedProperties();
+  if (animated.size) {
+    // In document order, each parent before its children: what they inherit is moving too.
+    for (let i = 0; i < count; i += 1) {
+      const el = all[i];
+      const own = animated.get(el);
+      const inherited = el.parentElement ? animated.get(el.parentElement) : undefined;
+      if (!own && !inherited) {
+        continue;
+      }
+      const names = new Set(own || []);
+      for (const name of inherited || []) {
+        if (INHERITED.has(name)) {
+          names.add(name);
+        }
+      }
+      if (names.has('color')) {
+        FROM_COLOUR.forEach((name) => names.add(name));
+      }
+      animated.set(el, names);
+    }
+  }
   const prints = new Array(count);
   for (let i = 0; i < count; i += 1) {
-    prints[i] = printOf(all[i]);
+    prints[i] = printOf(all[i], animated);
   }
   return { prints, total: all.length };
+}
+
+// Whether two prints of one element differ beyond the styles an animation changes in either.
+function printsDiffer(before, now) {
+  if (before === now) {
+    return false;
+  }
+  const a = before.split('\u0001');
+  const b = now.split('\u0001');
+  if (a.length !== b.length) {
+    return true;
+  }
+  for (let i = 0; i < a.length; i += 1) {
+    if (a[i] !== b[i] && a[i] !== '~' && b[i] !== '~') {
+      return true;
+    }
+  }
+  return false;
 }
 
 function hashOf(prints, total) {
@@ -112,7 +179,7 @@ export function conditionDiffers(otherHash) {
   let changed = Math.abs(now.prints.length - before.prints.length);
   const common = Math.min(now.prints.length, before.prints.length);
   for (let i = 0; i < common; i += 1) {
-    if (now.prints[i] !== before.prints[i]) {
+    if (printsDiffer(before.prints[i], now.prints[i])) {
       changed += 1;
       if (first.length < 5) {
         first.push(describeChange(before.prints[i], now.prints[i]));
