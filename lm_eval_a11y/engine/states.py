@@ -117,9 +117,11 @@ class StateAudits:
         shown = fingerprint if fingerprint is not None else await self._fingerprint(session)
         if shown in self._seen:
             return
-        # Something new is shown: let it settle (a tooltip whose fade starts on the next frame,
-        # a panel that slides open) and look again, so that the audit sees it as a person does.
-        await session.settle()
+        # Something new is shown: let the animations it started end (a tooltip whose fade starts
+        # on the next frame, a panel that slides open; two frames when nothing animates) and look
+        # again, so that the audit sees it as a person does. No wait for timers: the check's own
+        # next read must not come later than it has to (a message shown for half a second).
+        await session.settle(0)
         settled = await self._fingerprint(session)
         known = settled in self._seen
         self._seen.update((shown, settled))
