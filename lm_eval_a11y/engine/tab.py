@@ -142,7 +142,76 @@ class RenderSettings:
     page_clock: bool = False
 
 
-class Tab:
+class _ClockedPage:
+    """The part of a :class:`Tab` that puts its page on its own clock (clock.py) and replaces the
+    page afterwards, since a page stays on virtual time across its documents."""
+
+    _page: Page | None
+    _cdp: CDPSession | None
+    _world: int | None
+    _frame_id: str | None
+    _committed_loaders: collections.deque[str]
+    _navigated_at: float
+    _clock_started_at_page_ms: float
+    _spare: asyncio.Future[tuple[Page, CDPSession]] | None
+    clock: PageClock | None
+    pointer_on_page: bool
+
+    async def _open(self) -> tuple[Page, CDPSession]:
+        raise NotImplementedError
+
+    async def terminate_scripts(self) -> None:
+        raise NotImplementedError
+
+    async def page_clock(self) -> PageClock:
+        """The page's own clock (clock.py), started on first use: from then on the page runs on
+        virtual time, paced to the wall clock, until the tab replaces the page (the policy holds
+        across the page's documents), which the next :meth:`load` or :meth:`depart` does."""
+        if self.clock is None:
+            if self._cdp is None:
+                raise ProbeError("the page is not open")
+            clock = PageClock(self._cdp.send, self.terminate_scripts)
+            self._cdp.on("Emulation.virtualTimeBudgetExpired", clock.expired)
+            self._clock_started_at_page_ms = self.page_time_ms
+            await clock.start()
+            self.clock = clock
+            # The page that will replace this one is made meanwhile, off the sample's path.
+            if self._spare is None:
+                self._spare = asyncio.ensure_future(self._open())
+                # Retrieved here too: a spare of a context dropped meanwhile fails unawaited.
+                self._spare.add_done_callback(lambda done: done.cancelled() or done.exception())
+        return self.clock
+
+    @property
+    def page_time_ms(self) -> float:
+        """How long the sample's document has lived on its own clock since the navigation to it:
+        the wall clock until its clock started, then the clock's virtual time."""
+        if self.clock is None:
+            return (time.perf_counter() - self._navigated_at) * 1000
+        return self._clock_started_at_page_ms + self.clock.virtual_ms
+
+    async def _replace_page(self) -> None:
+        """A new page for the tab, in the same context, on the wall clock again: leaves the old
+        document without running any more of its scripts (the page is closed)."""
+        clock, self.clock = self.clock, None
+        if clock is not None:
+            clock.close()
+        page, self._page, self._cdp = self._page, None, None
+        self._world = None
+        self._frame_id = None
+        self._committed_loaders.clear()
+        self.pointer_on_page = False
+        if page is not None and not page.is_closed():
+            await page.close(run_before_unload=False)
+        spare, self._spare = self._spare, None
+        opened: tuple[Page, CDPSession] | None = None
+        if spare is not None:
+            with contextlib.suppress(Exception):  # made in the background: made again if it failed
+                opened = await spare
+        self._page, self._cdp = opened if opened is not None else await self._open()
+
+
+class Tab(_ClockedPage):
     """The long-lived page of one evaluator slot.
 
     Every load navigates to a new origin (``http://localhost:<port>/``, a port this tab has not
@@ -238,53 +307,6 @@ class Tab:
             },
         )
         return page, cdp
-
-    async def page_clock(self) -> PageClock:
-        """The page's own clock (clock.py), started on first use: from then on the page runs on
-        virtual time, paced to the wall clock, until the tab replaces the page (the policy holds
-        across the page's documents), which the next :meth:`load` or :meth:`depart` does."""
-        if self.clock is None:
-            if self._cdp is None:
-                raise ProbeError("the page is not open")
-            clock = PageClock(self._cdp.send, self.terminate_scripts)
-            self._cdp.on("Emulation.virtualTimeBudgetExpired", clock.expired)
-            self._clock_started_at_page_ms = self.page_time_ms
-            await clock.start()
-            self.clock = clock
-            # The page that will replace this one is made meanwhile, off the sample's path.
-            if self._spare is None:
-                self._spare = asyncio.ensure_future(self._open())
-                # Retrieved here too: a spare of a context dropped meanwhile fails unawaited.
-                self._spare.add_done_callback(lambda done: done.cancelled() or done.exception())
-        return self.clock
-
-    @property
-    def page_time_ms(self) -> float:
-        """How long the sample's document has lived on its own clock since the navigation to it:
-        the wall clock until its clock started, then the clock's virtual time."""
-        if self.clock is None:
-            return (time.perf_counter() - self._navigated_at) * 1000
-        return self._clock_started_at_page_ms + self.clock.virtual_ms
-
-    async def _replace_page(self) -> None:
-        """A new page for the tab, in the same context, on the wall clock again: leaves the old
-        document without running any more of its scripts (the page is closed)."""
-        clock, self.clock = self.clock, None
-        if clock is not None:
-            clock.close()
-        page, self._page, self._cdp = self._page, None, None
-        self._world = None
-        self._frame_id = None
-        self._committed_loaders.clear()
-        self.pointer_on_page = False
-        if page is not None and not page.is_closed():
-            await page.close(run_before_unload=False)
-        spare, self._spare = self._spare, None
-        opened: tuple[Page, CDPSession] | None = None
-        if spare is not None:
-            with contextlib.suppress(Exception):  # made in the background: made again if it failed
-                opened = await spare
-        self._page, self._cdp = opened if opened is not None else await self._open()
 
     async def load(self, html: str, settle_ms: int = 0) -> None:
         """Navigate to a fresh origin that serves ``html``, set up the probe world, and after the
