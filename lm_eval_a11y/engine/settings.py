@@ -14,7 +14,7 @@ __all__ = ["AXE_TAGS", "CEILING_HEADROOM_MB", "LATE_HORIZON_MS", "PAGE_CLOCK_HOR
 AXE_TAGS: tuple[str, ...] = ("wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice")
 
 # The late-change horizon: what a page changes within this long after the navigation to it is
-# audited (see SampleAudit._late_audit in sample.py; its cost is measured in docs/trust.md). A
+# audited (see LateAudit._late_audit in late.py; its cost is measured in docs/trust.md). A
 # timer of 1.5 s set by a script as the page loads fires well inside it.
 LATE_HORIZON_MS = 2000
 

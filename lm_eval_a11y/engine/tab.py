@@ -486,17 +486,8 @@ class Tab(_ClockedPage):
         Nothing reaches the page: no viewport change (``captureBeyondViewport`` would resize the
         view, and the page sees a resize event), no script, no style.
         """
-        if self._cdp is None:
-            raise ProbeError("the page is not open")
-        shot = await self._cdp.send(
-            "Page.captureScreenshot",
-            {
-                "format": "png",
-                "clip": {**clip, "scale": 1},
-                "fromSurface": True,
-                "captureBeyondViewport": False,
-            },
-        )
+        options = {"format": "png", "clip": {**clip, "scale": 1}, "fromSurface": True, "captureBeyondViewport": False}
+        shot = await self.send("Page.captureScreenshot", options)
         return str(shot["data"])
 
     async def terminate_scripts(self) -> None:

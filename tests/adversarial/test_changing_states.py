@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from lm_eval_a11y.engine import sample as evaluator_module
+from lm_eval_a11y.engine import late as evaluator_module
 from lm_eval_a11y.engine.evaluator import Evaluator, EvaluatorSettings
 from lm_eval_a11y.engine.session import Session
 from lm_eval_a11y.engine.tab import Tab

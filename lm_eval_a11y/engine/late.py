@@ -1,0 +1,253 @@
+"""The late audit of a sample: the first-rendered document watched until the late-change horizon
+(on the wall clock, or run ahead on the page's own clock with ``page_clock``), each new state it
+puts itself in audited, and audited again at the horizon."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+
+from lm_eval_a11y.engine.audit import may_change_itself
+from lm_eval_a11y.engine.session import Session
+from lm_eval_a11y.engine.steps import SampleRun, SampleSteps
+
+__all__ = ["LateAudit"]
+
+# The horizon never takes more than this share of the evaluation's time budget, so a short budget
+# is not spent waiting (the observation records the horizon that applied).
+_HORIZON_SHARE_OF_BUDGET = 0.25
+
+# How many states a page that keeps changing itself before the horizon is audited in, beyond the
+# first audit and the late one (_watch_states), at most; the share of the watch those audits may
+# take (after each, the watch waits three times as long as it took before it looks again); and
+# the rules those audits leave out.
+_CHANGING_STATES = 12
+_CHANGING_DUTY = 0.25
+
+# A page is watched at least this long after its first audit, within this share of its budget.
+_MIN_WATCH_S = 1.0
+_WATCH_SHARE_OF_BUDGET = 0.5
+_MID_CHANGE_RULES = ("color-contrast", "color-contrast-enhanced")
+
+# Markup that may change the page on the frame clock (the wall clock), which the page's virtual
+# clock does not run ahead: animation frames, SVG (SMIL) animations, a marquee. (Running CSS
+# animations and transitions are seen in the page itself.)
+# Any finite animation still running, however long (animationTimeLeft's cap).
+_FINITE_MS = 10**9
+_FRAME_CLOCK = re.compile(r"requestAnimationFrame|<animate|<set[\s/>]|<marquee", re.IGNORECASE)
+
+
+class LateAudit(SampleSteps):
+    """The late-change horizon of one sample (see :meth:`_late_audit`)."""
+
+    async def _late_audit_untouched(self, session: Session, run: SampleRun, *, started_at: float) -> None:
+        """The late audit of a document no check has acted on.
+
+        A check expected only to read (from its last run on another page) may have acted on this
+        one: auditing that document would audit the check's state (a menu it opened), not the
+        page's own late changes, and the verdict would depend on which pages ran before. Such a
+        document is replaced by a fresh one first, and the horizon counts from that navigation.
+        """
+        if session.dirty:
+            started_at = time.perf_counter()
+            run.first_audit_end = None
+            await self._crash_aware(session, session.reset())
+        await self._late_audit(session, run, started_at=started_at)
+
+    async def _late_audit_wall(self, session: Session, run: SampleRun, *, started_at: float) -> None:
+        """Audit the first-rendered document again once the late-change horizon has passed since
+        the navigation to it, if it changed meanwhile or could have changed unseen.
+
+        A page can add failures after the first audit (timers, animation frames, idle callbacks,
+        a MutationObserver reacting to its own change, a style sheet edited through the CSSOM,
+        content added on scroll: the page was scrolled through after the first audit). A second
+        axe run at the horizon sees them. It runs only when the DOM changed, an animation or
+        transition runs, a style sheet changed, or the page has frames or shadow trees (their
+        changes are not observed); otherwise the first audit stands, and the page pays only the
+        wait. The wait overlaps with the checks that only read the page, which run before it.
+        Markup that cannot change the page by itself (no script, no animation) is not waited for.
+
+        With ``page_clock`` on, :meth:`_late_audit` runs the page's own clock ahead instead.
+        """
+        if not may_change_itself(session.html):
+            run.late_audit = "static"
+            return
+        horizon_s = min(self.settings.late_horizon_ms / 1000, self.settings.timeout_s * _HORIZON_SHARE_OF_BUDGET)
+        # The horizon counts from the navigation to the sample (its scripts start just after). The
+        # page is watched for at least a while after its first audit, however late a loaded
+        # machine finished that audit: past the horizon, a page audited late would otherwise not
+        # be watched at all. Never past half the sample's budget, which the rest of it needs.
+        watched_until = min(
+            (run.first_audit_end or started_at) + min(_MIN_WATCH_S, horizon_s),
+            started_at + self.settings.timeout_s * _WATCH_SHARE_OF_BUDGET,
+        )
+        run.clock = "wall"
+        await self._watch_states(session, run, deadline=max(started_at + horizon_s, watched_until))
+        signals = await self._crash_aware(session, session.probe("lateSignals"))
+        run.horizon_ms = (time.perf_counter() - started_at) * 1000
+        coverage = session.coverage[-1] if session.coverage else None
+        unseen = coverage is not None and (coverage.frames_audited > 0 or coverage.closed_shadow_roots > 0)
+        if not (
+            signals["mutated"]
+            or signals["animations"]
+            or signals["styles_changed"]
+            or signals["shadow_roots"]
+            or unseen
+        ):
+            run.late_audit = "unchanged"
+            return
+        # What the page changed late may still be fading or sliding in (posts loaded on scroll):
+        # audited mid-fade, its text would fail colour contrast in some runs and not in others.
+        await self._audit_unchecked(session, run, "late", settle=True)
+        run.late_audit = "re-audited"
+
+    async def _late_audit(self, session: Session, run: SampleRun, *, started_at: float) -> None:
+        """Audit the first-rendered document again at the late-change horizon, on the page's own
+        clock, if it changed meanwhile or could have changed unseen.
+
+        A page can add failures after the first audit (timers, animation frames, idle callbacks,
+        a MutationObserver reacting to its own change, a style sheet edited through the CSSOM,
+        content added on scroll: the page was scrolled through after the first audit). The page's
+        clock (clock.py) is run ahead to ``late_horizon_ms`` of its life since the navigation,
+        as fast as its tasks run, looking at each state it puts itself in (_run_ahead). Before
+        that, a page that may change on the frame clock (animation frames, a finite CSS
+        animation running) runs on the wall clock until :data:`_MIN_WATCH_S` after its first
+        audit, watched as before (_watch_states). A second axe run then sees what
+        the page added. It runs only when the DOM changed, an animation or transition runs, a
+        style sheet changed, or the page has frames or shadow trees (their changes are not
+        observed); otherwise the first audit stands. Markup that cannot change the page by itself
+        (no script, no animation) is not run ahead (``static``). See docs/trust.md.
+        """
+        if not self.settings.page_clock:
+            await self._late_audit_wall(session, run, started_at=started_at)
+            return
+        if not may_change_itself(session.html):
+            run.late_audit = "static"
+            return
+        tab = session._tab
+        animating = await self._crash_aware(session, session.probe("animationTimeLeft", _FINITE_MS))
+        if _FRAME_CLOCK.search(session.html) is not None or animating:
+            # Animation frames and CSS animations follow the wall clock, and on virtual time a
+            # page gets far fewer frames: such a page first runs on the wall clock until a while
+            # after its first audit, watched as it changes.
+            frames_from = time.perf_counter()
+            watched_until = min(
+                (run.first_audit_end or started_at) + _MIN_WATCH_S,
+                started_at + self.settings.timeout_s * _WATCH_SHARE_OF_BUDGET,
+            )
+            await self._watch_states(session, run, deadline=watched_until)
+            run.frames_ms = (time.perf_counter() - frames_from) * 1000
+        run.clock = "virtual"
+        wall_limit = self.settings.timeout_s * _HORIZON_SHARE_OF_BUDGET
+        await self._run_ahead(session, run, float(self.settings.page_clock_horizon_ms), wall_limit)
+        signals = await self._crash_aware(session, session.probe("lateSignals"))
+        run.horizon_ms = tab.page_time_ms
+        coverage = session.coverage[-1] if session.coverage else None
+        unseen = coverage is not None and (coverage.frames_audited > 0 or coverage.closed_shadow_roots > 0)
+        if not (
+            signals["mutated"]
+            or signals["animations"]
+            or signals["styles_changed"]
+            or signals["shadow_roots"]
+            or unseen
+        ):
+            run.late_audit = "unchanged"
+            return
+        # What the page changed late may still be fading or sliding in (posts loaded on scroll):
+        # audited mid-fade, its text would fail colour contrast in some runs and not in others.
+        await self._audit_unchecked(session, run, "late", settle=True)
+        run.late_audit = "re-audited"
+
+    async def _run_ahead(self, session: Session, run: SampleRun, horizon_ms: float, wall_limit_s: float) -> None:
+        """Run the page's clock ahead until it has lived ``horizon_ms`` since the navigation (and
+        at least :data:`_MIN_WATCH_S` more), auditing each new state it puts itself in on the way,
+        within ``wall_limit_s``.
+
+        The probe announces the page's next change (armChange); the clock stops after the slice
+        it came in (clock.py) and the state the page is in is settled and, when no audit has seen
+        it whole, audited (findings with the state ``changing``). As in the real-time watch
+        (_watch_states), these audits may take :data:`_CHANGING_DUTY` of the page's time (after
+        each, the page runs three times as long as the audit took before it is looked at again)
+        and at most :data:`_CHANGING_STATES` of them run; they leave out colour contrast.
+        """
+        tab = session._tab
+        # However late a loaded machine got here, the page is watched for a while of its time.
+        horizon_ms = max(horizon_ms, tab.page_time_ms + _MIN_WATCH_S * 1000)
+        clock = await self._crash_aware(session, tab.page_clock())
+        started = time.perf_counter()
+        rests_until = 0.0
+        while (left := horizon_ms - tab.page_time_ms) > 0:
+            wall_left = wall_limit_s - (time.perf_counter() - started)
+            if wall_left <= 0:
+                break
+            changed: asyncio.Event | None = None
+            if run.states_audited < _CHANGING_STATES and tab.page_time_ms >= rests_until:
+                position, session.position = session.position, -1
+                looked = time.perf_counter()
+                state = await self._crash_aware(
+                    session, session.next_state(0, look=True, audit="changing", disable=_MID_CHANGE_RULES)
+                )
+                session.position = position
+                if state == "audited":
+                    run.axe_ms += session.inline_audit_ms
+                elif state == "new":
+                    await self._audit_unchecked(session, run, "changing", disable=_MID_CHANGE_RULES)
+                if state in ("audited", "new"):
+                    run.states_audited += 1
+                    took_ms = (time.perf_counter() - looked) * 1000
+                    rests_until = tab.page_time_ms + took_ms * (1 - _CHANGING_DUTY) / _CHANGING_DUTY
+                tab.page_changed.clear()
+                await self._crash_aware(session, session.probe("armChange"))
+                changed = tab.page_changed
+                left = horizon_ms - tab.page_time_ms
+                if left <= 0:
+                    break
+            elif run.states_audited < _CHANGING_STATES:
+                left = min(left, rests_until - tab.page_time_ms)
+            await self._crash_aware(session, clock.advance(left, changed=changed, wall_limit_s=wall_left))
+
+    async def _watch_states(self, session: Session, run: SampleRun, *, deadline: float) -> None:
+        """Wait until ``deadline``, auditing each new state the page puts itself in meanwhile.
+
+        Waiting, the evaluation lets another one work (admission.py). When the page changes its
+        document or its style sheets, it is settled and, in a state no audit has seen whole,
+        audited (content a timer shows and hides again is otherwise seen only if it happens to be
+        there at one of the two audits). These audits may take :data:`_CHANGING_DUTY` of the
+        watch: after each, the watch rests three times as long as it took, then looks at the
+        state the page is in. A page that changes all the time (a clock, a ticker) costs that
+        share, never a fixed number of audits a page could spend on changes of no consequence
+        before it shows a failure. :data:`_CHANGING_STATES` bounds the count. They leave out
+        colour contrast, which a page caught mid-change would fail in some runs and not in others.
+        """
+        # The page may have changed since the last audit, before the watch began: look first.
+        look = True
+        while (remaining := deadline - time.perf_counter()) > 0:
+            if run.states_audited >= _CHANGING_STATES:
+                async with self._admission.idle():
+                    await asyncio.sleep(remaining)
+                return
+            if (rest := run.watch_rests_until - time.perf_counter()) > 0:
+                async with self._admission.idle():
+                    await asyncio.sleep(min(rest, remaining))
+                look = True
+                continue
+            position, session.position = session.position, -1
+            async with self._admission.idle():
+                state = await self._crash_aware(
+                    session,
+                    session.next_state(int(remaining * 1000), look=look, audit="changing", disable=_MID_CHANGE_RULES),
+                )
+            session.position = position
+            look = False
+            if state == "audited":
+                took = session.inline_audit_ms / 1000
+                run.axe_ms += session.inline_audit_ms
+            elif state == "new":
+                started = time.perf_counter()
+                await self._audit_unchecked(session, run, "changing", disable=_MID_CHANGE_RULES)
+                took = time.perf_counter() - started
+            else:
+                continue
+            run.states_audited += 1
+            run.watch_rests_until = time.perf_counter() + took * (1 - _CHANGING_DUTY) / _CHANGING_DUTY
