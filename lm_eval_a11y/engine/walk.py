@@ -90,7 +90,7 @@ class WalkHost(Protocol):
 
     async def _crash_aware(self, session: Session, work: Awaitable[T]) -> T: ...
 
-    async def _audit_unchecked(self, session: Session, run: Any, state: str) -> None: ...
+    async def _audit_state(self, session: Session, run: Any, label: str) -> None: ...
 
 
 class WalkRun(Protocol):
@@ -216,7 +216,8 @@ class _Walk:
         if len(self.states) >= MAX_STATES:
             raise _Bounded()
         started = time.perf_counter()
-        await self._host._audit_unchecked(self._session, self._run, label)
+        # axe-core and the pixel contrast check, as every state a check shows (sample.py).
+        await self._host._audit_state(self._session, self._run, label)
         self._longest_audit_s = max(self._longest_audit_s, time.perf_counter() - started)
         self.states.append(label)
         # The audited state, and the one after the audit: the page may have changed a little
