@@ -42,6 +42,12 @@ def test_round_trip_through_json_is_exact() -> None:
     assert newer["audit"].pop("skipped") == []
     assert newer["audit"].pop("action_states") == 0
     assert newer["audit"].pop("action_states_unaudited") == 0
+    # No late audit is recorded in it, so no clock either.
+    assert (newer["audit"].pop("clock"), newer["audit"].pop("frames_ms"), newer["audit"].pop("input_gap_ms")) == (
+        "none",
+        0.0,
+        0.0,
+    )
     # Its findings name their states comma-joined in ``state``; they come back as a list, and each
     # node names the first of them.
     for finding in (*newer["axe"]["violations"], *newer["axe"]["incomplete"]):
@@ -64,6 +70,8 @@ def test_round_trip_of_a_pixel_checked_observation_is_exact() -> None:
     assert newer["audit"].pop("skipped") == []  # and before the early stop
     assert newer["audit"].pop("action_states") == 0  # and before the states checks show were
     assert newer["audit"].pop("action_states_unaudited") == 0
+    assert newer["audit"].pop("clock") == "none"  # and before the page's clock (no horizon recorded)
+    assert (newer["audit"].pop("frames_ms"), newer["audit"].pop("input_gap_ms")) == (0.0, 0.0)
     assert {n.pop("state") for n in newer["contrast"]["nodes"]} == {"initial"}
     for finding in (*newer["axe"]["violations"], *newer["axe"]["incomplete"]):
         states = finding.pop("states")
