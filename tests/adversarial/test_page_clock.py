@@ -67,7 +67,7 @@ def one_tab() -> Iterator[Evaluator]:
 
 
 def _found(obs: Observation) -> dict[str, str]:
-    return {f.rule_id: f.state for f in obs.axe.violations}
+    return {f.rule_id: ",".join(f.states) for f in obs.axe.violations}
 
 
 LATE = {

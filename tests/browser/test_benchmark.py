@@ -138,7 +138,7 @@ def test_findings_the_script_cannot_see_are_explained() -> None:
 
 
 def _finding(rule: str, state: str = "initial") -> AxeFinding:
-    return AxeFinding(rule, "serious", ("wcag2a", "wcag111"), rule, "", (AxeNode("<p></p>", ("p",)),), 1, state)
+    return AxeFinding(rule, "serious", ("wcag2a", "wcag111"), rule, "", (AxeNode("<p></p>", ("p",)),), 1, (state,))
 
 
 def _observation(*findings: AxeFinding, contrast: ContrastAudit | None = None, frames: int = 0) -> Observation:
