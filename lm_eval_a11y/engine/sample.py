@@ -160,6 +160,9 @@ class SampleAudit(LateAudit):
                 self._acted[(case.id, check.id)] = session.dirty
         if not late_done and not self._stops_early(run, *steps_left(None, (), contrast=False, late_audit=True)):
             await self._late_audit_untouched(session, run, started_at=t0)
+        # What follows is no check's doing: its states are named by the condition or the walk's
+        # step that showed them, not after the last check's action.
+        session.state_watch = None
         if not self._stops_early(run, "screens and preferences"):
             await audit_conditions(self, session, tab, run)
         # Every page is then met as a visitor meets it, each new state audited (walk.py).

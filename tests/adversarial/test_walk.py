@@ -18,6 +18,7 @@ import pytest
 from lm_eval_a11y.engine import walk
 from lm_eval_a11y.engine.evaluator import Evaluator, EvaluatorSettings
 from lm_eval_a11y.engine.session import Session
+from lm_eval_a11y.generic import generic_case
 from lm_eval_a11y.observation import Observation
 from lm_eval_a11y.scoring import score_observation
 
@@ -209,6 +210,18 @@ def test_failures_a_visitor_meets_on_the_walk_fail_the_page(ev: Evaluator, name:
         assert rule in found, (name, found)
         assert f"walk: {step}" in found[rule], (name, found)
     assert not score_observation(obs).passed
+
+
+def test_a_walked_state_is_named_after_the_walk_even_after_a_cases_checks(ev: Evaluator) -> None:
+    # With a case, the checks' state watch follows the session; the walk acts on the same session
+    # afterwards, and its states must not be put down to the last check that ran.
+    page, step = ATTACKS["aria-expanded-panel"]
+    obs = ev.evaluate(generic_case(), page)
+    assert obs.status == "ok", obs.error
+    found = _found(obs)
+    for rule in ("image-alt", "label"):
+        assert found.get(rule, "").startswith(f"walk: {step}"), found
+        assert "(check " not in found[rule], found
 
 
 @pytest.mark.parametrize("name", sorted(ATTACKS))
