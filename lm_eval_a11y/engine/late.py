@@ -73,6 +73,11 @@ class LateAudit(SampleSteps):
         if not may_change_itself(session.html):
             run.late_audit = "static"
             return
+        # The horizon counts the page's own life: from its document's time origin (the start of
+        # the navigation to it), which a slow load puts later than when the evaluation began; a
+        # timer the page set for 1.5 s then still falls inside a 2 s horizon.
+        lived_ms = await self._crash_aware(session, session._evaluate("performance.now()"))
+        started_at = max(started_at, time.perf_counter() - float(lived_ms) / 1000)
         horizon_s = min(self.settings.late_horizon_ms / 1000, self.settings.timeout_s * _HORIZON_SHARE_OF_BUDGET)
         # The horizon counts from the navigation to the sample (its scripts start just after). The
         # page is watched for at least a while after its first audit, however late a loaded
