@@ -10,6 +10,8 @@ import pytest
 
 from browser.support import fixture_case, page
 from lm_eval_a11y.engine import pool as evaluator_module
+from lm_eval_a11y.engine import sample as sample_module
+from lm_eval_a11y.engine import walk
 from lm_eval_a11y.engine.browser import DISABLED_FEATURES
 from lm_eval_a11y.engine.evaluator import AsyncEvaluator, Evaluator, EvaluatorSettings
 from lm_eval_a11y.engine.session import Session
@@ -76,6 +78,14 @@ def test_checks_that_only_read_run_first_and_results_keep_the_declared_order(
         await original(self)
 
     monkeypatch.setattr(Session, "reset", counting_reset)
+
+    # Only the checks' resets are counted: the screens and preferences and the visitor's walk that
+    # follow the checks (and may reset the page themselves) are left out here.
+    async def nothing(*_: object) -> None:
+        return None
+
+    monkeypatch.setattr(sample_module, "audit_conditions", nothing)
+    monkeypatch.setattr(walk, "visitor_walk", nothing)
     case = fixture_case("fixtureorder")
     declared = [c.id for c in case.checks]
     observations = []
@@ -93,7 +103,13 @@ def test_checks_that_only_read_run_first_and_results_keep_the_declared_order(
         assert [c.outcome for c in obs.checks] == ["pass", "pass", "pass"], [c.message for c in obs.checks]
     # The merged axe result is the same whatever order the checks ran in.
     assert first.axe == second.axe
-    assert first.axe.states == ("initial", "photo shown", "reading")
+    # The check's click shows the photo: that state is audited too, named after the action.
+    assert first.axe.states == (
+        "initial",
+        'after click on button "Show photo" (check reveal-shows-photo)',
+        "photo shown",
+        "reading",
+    )
 
 
 def _start_order(monkeypatch: pytest.MonkeyPatch) -> list[str]:
@@ -156,8 +172,9 @@ def test_one_renderer_per_slot_and_playwrights_own_disabled_features_are_kept() 
         last = set(switches[-1])
         assert all(set(earlier) <= last for earlier in switches[:-1]), "a Playwright upgrade disabled new features"
         assert set(DISABLED_FEATURES) == last
-        # No omnibox popup renderers and no spare: one renderer for each slot's page.
-        assert len(_renderers_of(browser)) == 2
+        # No omnibox popup renderers and no spare: one renderer for each slot's page and one for
+        # its phone's page (engine/conditions.py), which stays a phone.
+        assert len(_renderers_of(browser)) == 4
 
 
 MAKE_JUNK = "let junk = []; for (let i = 0; i < 120; i++) junk.push(new Array(100000).fill(i + 0.5));"
@@ -244,10 +261,17 @@ WAITING = """<!doctype html><html lang="en"><head><title>Waiting</title></head><
 
 @pytest.mark.parametrize(("waiting_memory_mb", "most"), [(0, 2), (1536, 4)])
 def test_contexts_for_waiting_pages_beyond_the_always_open_ones_open_only_while_memory_allows(
-    waiting_memory_mb: int, most: int
+    monkeypatch: pytest.MonkeyPatch, waiting_memory_mb: int, most: int
 ) -> None:
     """One page at work, three waiting slots: two contexts are always open; the other two only
-    while the browser's memory is below ``waiting_memory_mb``."""
+    while the browser's memory is below ``waiting_memory_mb``. Only the pages' waiting is timed
+    here: the screens and preferences and the walk after it are left out."""
+
+    async def nothing(*_: object) -> None:
+        return None
+
+    monkeypatch.setattr(sample_module, "audit_conditions", nothing)
+    monkeypatch.setattr(walk, "visitor_walk", nothing)
 
     async def scenario() -> tuple[int, list[str]]:
         ev = AsyncEvaluator(
