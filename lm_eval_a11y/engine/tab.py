@@ -313,6 +313,9 @@ class Tab(_ClockedPage):
         load event let the page settle as :meth:`Session.settle` does for ``settle_ms``."""
         if self.clock is not None:
             await self._replace_page()
+        elif self._current_url.startswith("http"):
+            # A reset within the sample: the document left runs no departure handler either.
+            await self._quiet_blank()
         self._loads += 1
         self.cut_short = None
         url = self._next_origin()
@@ -322,10 +325,8 @@ class Tab(_ClockedPage):
         self._navigated_at = time.perf_counter()
         # Cookies ignore the port: one set by the last sample on localhost would reach this one.
         await self._context.clear_cookies()
-        # What the last document left is collected by the trim after this load, or after its
-        # axe run. (A trim before each load, too, cost a round trip per load and, measured once
-        # the heap readings were precise, changed the benchmark's peak PSS by nothing: 725-741
-        # MiB without it, 735-745 MiB with it.)
+        # What the last document left is collected by the trim after this load or its axe run (a
+        # trim before each load too changed the benchmark's peak PSS by nothing: 725-741 MiB vs 735-745).
         if self.pointer_on_page:
             # The new document reuses the page's frame and widget (RenderDocument is off, see
             # browser.py), and with them the pointer's last position: a check that left the
@@ -413,6 +414,9 @@ class Tab(_ClockedPage):
             # A page on virtual time stays on it: the tab gets a new page on the wall clock.
             await self._replace_page()
             return
+        await self._quiet_blank()
+
+    async def _quiet_blank(self) -> None:  # scripts off, about:blank committed, scripts on
         assert self._cdp is not None
         await self._cdp.send("Emulation.setScriptExecutionDisabled", {"value": True})
         # Straight through CDP, and done when the navigation of this loader id has committed
