@@ -97,6 +97,9 @@ async def _measure(
     """Measure the colour-contrast nodes of the last axe run. Returns the nodes, axe's number of
     violations in this run, the violations and incompletes past :data:`MAX_NODES`, and whether
     the page was scrolled."""
+    # Text that is fading or sliding in is measured as a person reads it, once its animation has
+    # ended: axe may have run mid-way (a message a timer shows while a state is being audited).
+    await session.probe("settle", 0)
     listing: dict[str, Any] = await session.probe("contrastNodes", MAX_NODES)
     nodes = listing["nodes"]
     screens, left_over = _plan(listing, viewport)
