@@ -315,6 +315,11 @@ class Observation:
     # The pixel check of axe's colour-contrast failures and "can't tell" nodes; None when there
     # was nothing to check or the record predates it.
     contrast: ContrastAudit | None = None
+    # Characters of text the page showed as first rendered: letters, digits, punctuation and
+    # symbols of text a person can see (not hidden, not transparent, laid out with a size), in
+    # the document and its open shadow trees. None when the page was never read that far, or the
+    # record predates it.
+    text_chars: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -353,6 +358,7 @@ class Observation:
             screenshot=data.get("screenshot"),
             audit=_coverage(data.get("audit") or {}),
             contrast=_contrast(data["contrast"]) if data.get("contrast") else None,
+            text_chars=None if data.get("text_chars") is None else int(data["text_chars"]),
         )
 
 

@@ -20,6 +20,7 @@ import { overflowingText } from './reflow.js';
 import { element, refOf } from './refs.js';
 import { animationTimeLeft, settleThen } from './settle.js';
 import { shownFingerprint } from './states.js';
+import { renderedTextChars } from './text.js';
 import { sync, touched, treeBuilds, withAxe } from './tree.js';
 import { hoverTargets, modalDialog, openers, scrollRoom, walkFingerprint } from './walk.js';
 import { watch, watched } from './watch.js';
@@ -57,6 +58,8 @@ globalThis.__a11yProbe = Object.freeze({
   // The nodes this world sees, against CDP's count (hidden_nodes.py).
   countSeen,
   countEnd,
+  // Characters of the text the page shows (text.js), for the reward's floor of text.
+  renderedTextChars,
   // Scroll to the end of the page, as a visitor reading it would: content a page adds on
   // scroll events is then in the document by the late audit.
   scrollThrough: () => {

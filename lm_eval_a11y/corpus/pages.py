@@ -88,7 +88,8 @@ class PageScore:
     (UTF-8; for bytes, of the bytes; ``None`` when the input is not text or bytes). ``partial``:
     the evaluation stopped at the page's first decided failure (``stop_at_first_failure``), so the
     page fails and the other fields count only the steps that ran (``score`` is then an upper
-    bound of the full evaluation's).
+    bound of the full evaluation's). ``text_chars``: characters of text the page showed as first
+    rendered (letters, digits, punctuation, symbols of visible text; ``None`` when not rendered).
     """
 
     status: PageStatus
@@ -104,6 +105,7 @@ class PageScore:
     html_bytes: int
     sha256: str | None
     partial: bool = False
+    text_chars: int | None = None
 
     @classmethod
     def rejected(cls, status: PageStatus, reason: str, *, html_bytes: int = 0, sha256: str | None = None) -> PageScore:
@@ -141,6 +143,7 @@ class PageScore:
             html_bytes=obs.html_bytes,
             sha256=obs.html_sha256 or None,
             partial=obs.audit.partial,
+            text_chars=obs.text_chars,
         )
 
     @staticmethod
@@ -270,6 +273,7 @@ def score_schema(prefix: str = "a11y_") -> Any:
         "html_bytes": pa.int64(),
         "sha256": pa.string(),
         "partial": pa.bool_(),
+        "text_chars": pa.int64(),
     }
     names = [f.name for f in fields(PageScore)]
     keys = PageScore.record_keys(prefix)

@@ -15,8 +15,11 @@ passes, 0.0 for one that fails), and each page's evaluation stops at its first d
 
 A model learns whatever the reward lets through, so what is not an answer scores 0.0 and never
 raises: no completion text, no HTML in it, a page that could not be judged (too large, a timeout,
-a crash), and a page with less than ``min_text`` characters of text. The last one matters: an
-empty page has nothing for axe-core to fail, and would otherwise score 1.0 for any prompt. A
+a crash), and a page that shows less than ``min_text`` characters of text (counted in the
+browser: :attr:`PageScore.text_chars`). The last one matters: an empty page has nothing for
+axe-core to fail, and would otherwise score 1.0 for any prompt; and words the browser never shows
+(inside ``<noembed>`` or ``<datalist>``, a hidden paragraph, after a self-closing ``<script/>``)
+make no page of text. A
 case's requirement checks go further, since they look for the component the prompt asked for:
 with ``case`` or ``case_column``, a page that builds none of it fails them, whatever its text.
 """
@@ -84,11 +87,13 @@ class _TextCounter(HTMLParser):
 
 
 def page_text_chars(html: str, enough: int | None = None) -> int:
-    """Characters of text in ``html`` outside scripts, styles, templates, ``<noscript>`` and the
-    title: letters, digits, punctuation and symbols. White space, invisible characters (zero-width
-    spaces, joiners) and combining marks do not count, so padding cannot make a page out of
-    nothing. Read from the markup: text that a script writes is not counted, text hidden with CSS
-    is. ``enough``: stop reading once this many are found."""
+    """An estimate from the markup alone, without a browser: characters of text in ``html``
+    outside scripts, styles, templates, ``<noscript>`` and the title: letters, digits, punctuation
+    and symbols. The reward does not use it: it counts the text the browser shows
+    (:attr:`PageScore.text_chars`), which markup the parser misreads cannot inflate. White space,
+    invisible characters (zero-width spaces, joiners) and combining marks do not count. Text that
+    a script writes is not counted, text hidden with CSS is. ``enough``: stop reading once this
+    many are found."""
     counter = _TextCounter()
     try:
         for start in range(0, len(html), _CHUNK):
@@ -176,7 +181,7 @@ class A11yReward:
         rewards, outcomes = self.judge(completions, **kwargs)
         log_metric = kwargs.get("log_metric")
         if callable(log_metric) and outcomes:
-            passed = sum(1 for o in outcomes if o.score is not None and o.score.a11y_pass)
+            passed = sum(1 for o in outcomes if o.status == "ok" and o.score is not None and o.score.a11y_pass)
             log_metric(f"{self.name}/pass", passed / len(outcomes))
             log_metric(f"{self.name}/judged", sum(1 for o in outcomes if o.status == "ok") / len(outcomes))
         log_extra = kwargs.get("log_extra")
@@ -210,6 +215,11 @@ class A11yReward:
                 rewards.append(0.0)
                 outcomes.append(RewardOutcome(status=why, score=None))
                 continue
+            if self.min_text and score.status == "ok" and (score.text_chars or 0) < self.min_text:
+                # Too little text shown to be a page (counted in the browser: text.js).
+                rewards.append(0.0)
+                outcomes.append(RewardOutcome(status=LITTLE_TEXT, score=score))
+                continue
             bonus = self.pass_bonus if score.a11y_pass else 0.0
             value = score.score if self.graded else float(score.a11y_pass)
             rewards.append(float(value + bonus) if score.status == "ok" else 0.0)
@@ -233,8 +243,6 @@ class A11yReward:
         extraction = extract_html(text)
         if not extraction.found:
             return None, NO_HTML
-        if self.min_text and page_text_chars(extraction.html, enough=self.min_text) < self.min_text:
-            return None, LITTLE_TEXT
         return extraction.html, None
 
     def _cases(self, count: int, kwargs: Mapping[str, Any]) -> list[Any] | None:
@@ -281,24 +289,25 @@ def a11y_reward(
 ) -> A11yReward:
     """A reward function for TRL's ``reward_funcs``: each completion's page, graded in [0, 1].
 
-    ``case``: a case id whose requirement checks judge every page (else the generic page checks
-    when ``generic``, else axe-core only). ``case_column``: the batch column with each prompt's
-    case id (the benchmark's data set: ``"id"``), so each completion is judged by its own prompt's
-    checks; a row whose value is None or blank falls back to ``case``/``generic``. ``min_text``:
-    characters of text a page needs to be rewarded at all (:func:`page_text_chars`; 0 turns the
-    floor off). ``pass_bonus``: added to the reward of a page that passes (which scores 1.0), so a
-    reward is in [0, 1 + pass_bonus]. ``settings``: the pool's settings (time budget, pages at
-    once); every reward with the same settings shares one pool per process. ``name``: what TRL logs
-    the reward as, and the prefix of the metrics it logs (``<name>/pass``, ``<name>/judged``: the
-    share of completions that pass, that were rendered and judged) and of the completions-table
-    column ``<name>_outcome``. ``graded=False``: the reward is the pass test alone, 1.0 for a
-    page that passes and 0.0 for one that fails (plus ``pass_bonus``), and each page's evaluation
-    stops at its first decided failure, so failing pages cost a fraction of a full evaluation.
+    ``case``: a case id whose requirement checks judge every page (else the generic page checks when
+    ``generic``, else axe-core only). ``case_column``: the batch column with each prompt's case id
+    (the benchmark's data set: ``"id"``), so each completion is judged by its own prompt's checks; a
+    row whose value is None or blank falls back to ``case``/``generic``. ``min_text``: characters of
+    text a page must show to be rewarded at all (counted in the browser,
+    :attr:`PageScore.text_chars`; 0 turns the floor off). ``pass_bonus``: added to the reward of a
+    page that passes (which scores 1.0), so a reward is in [0, 1 + pass_bonus]. ``settings``: the
+    pool's settings (time budget, pages at once); every reward with the same settings shares one
+    pool per process. ``name``: what TRL logs the reward as, and the prefix of the metrics it logs
+    (``<name>/pass``, ``<name>/judged``: the share of completions that pass, that were rendered and
+    judged) and of the completions-table column ``<name>_outcome``. ``graded=False``: the reward is
+    the pass test alone, 1.0 for a page that passes and 0.0 for one that fails (plus
+    ``pass_bonus``), and each page's evaluation stops at its first decided failure, so failing pages
+    cost a fraction of a full evaluation.
 
-    The checks named are resolved now, so an unknown case or missing generic checks fail here,
-    not at the first training step (with ``case_column`` alone, the fallback is resolved when a
-    row needs it). A completion never makes the reward raise; a batch without ``case_column``'s
-    column, or with an unknown case id in it, does.
+    The checks named are resolved now, so an unknown case or missing generic checks fail here, not
+    at the first training step (with ``case_column`` alone, the fallback is resolved when a row
+    needs it). A completion never makes the reward raise; a batch without ``case_column``'s column,
+    or with an unknown case id in it, does.
     """
     reward = A11yReward(
         case=case,

@@ -97,6 +97,7 @@ def build_observation(
         screenshot=run.screenshot,
         audit=audit_coverage(run),
         contrast=run.contrast,
+        text_chars=run.text_chars,
     )
     return valid_unicode(observation)
 

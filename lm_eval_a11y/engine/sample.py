@@ -113,6 +113,8 @@ class SampleAudit(LateAudit):
             return
         if not self._axe_version:
             self._axe_version = str(await session.probe("axeVersion"))
+        # The text a person meets, for the reward's floor of text (corpus/reward.py).
+        run.text_chars = int(await self._crash_aware(session, session.probe("renderedTextChars", None)))
         t1 = time.perf_counter()
         # With the early stop, the costliest rules wait until the others have not failed the page.
         deferred = DEFERRED_RULES if self.settings.stop_at_first_failure else ()

@@ -54,6 +54,8 @@ class SampleRun:
     skipped: list[str] = field(default_factory=list)
     # The states the checks' actions showed, audited by _audit_state (engine/states.py).
     state_audits: StateAudits | None = None
+    # Characters of text the first-rendered document shows (probe text.js; None: not read).
+    text_chars: int | None = None
 
 
 class PageCrashedError(Exception):

@@ -37,6 +37,8 @@ def _check_types(score: PageScore) -> None:
             assert type(value) is float and 0.0 <= value <= 1.0, f.name
         elif hint == tuple[str, ...]:
             assert isinstance(value, tuple) and all(type(v) is str for v in value), f.name
+        elif hint == int | None:
+            assert value is None or (type(value) is int and value >= 0), f.name
         else:
             assert value is None or type(value) is str, f.name
 

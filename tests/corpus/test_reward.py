@@ -136,13 +136,43 @@ def test_an_empty_or_padded_page_gets_nothing() -> None:
         ),
         EMPTY.replace("<body>", "<body><template><p>Text that is never shown on the page</p></template>"),
         "<p>Hi</p>",
+        # Words the markup holds and the browser never shows: a parser of the markup counts them.
+        EMPTY.replace("<body>", "<body><noembed>Plenty of words that no browser will ever show</noembed>"),
+        EMPTY.replace("<body>", '<body><datalist id="d"><option>Words in a list of suggestions</option></datalist>'),
+        EMPTY.replace("<body>", "<body><ruby>寿<rp>(a parenthesis with many words in it)</rp></ruby>"),
+        EMPTY.replace("<body>", "<body><p hidden>A paragraph of words that is hidden</p>"),
+        EMPTY.replace("<body>", '<body><p style="opacity: 0">A paragraph of words that is transparent</p>'),
+        EMPTY.replace("<body>", '<body><p style="font-size: 0">A paragraph of words set at no size at all</p>'),
+        # A self-closing script or title is no element of its own: what follows is its text.
+        EMPTY.replace("<body>", "<body><script/>A sentence the parser takes for script text.</body>"),
+        EMPTY.replace("<body>", "<body><title/>A sentence the parser takes for a second title.</body>"),
     ]
     reward = a11y_reward(generic=False)
     rewards, outcomes = reward.judge(padded)
     assert rewards == [0.0] * len(padded)
     assert [o.status for o in outcomes] == ["little_text"] * len(padded)
+    assert all(o.score is not None and (o.score.text_chars or 0) < 20 for o in outcomes[:1] + outcomes[7:])
     # The floor is what stops it: without it, the empty page is a perfect answer.
     assert a11y_reward(generic=False, min_text=0)([EMPTY]) == [1.0]
+
+
+def test_the_text_counted_is_the_text_the_browser_shows() -> None:
+    """The twins of the attacks above: text a script writes, or in a shadow tree, is shown text."""
+    written = EMPTY.replace(
+        "<body></body>",
+        "<body><main><h1 id='h'></h1></main><script>document.getElementById('h').textContent ="
+        " 'Opening hours of the library';</script></body>",
+    )
+    shadow = EMPTY.replace(
+        "<body></body>",
+        "<body><main><div id='host'></div></main><script>document.getElementById('host')"
+        ".attachShadow({mode: 'open'}).innerHTML = '<h1>Opening hours of the library</h1>';</script></body>",
+    )
+    shown = [written, shadow, TEXT_PAGE]
+    scores = score_pages(shown, generic=False)
+    assert [s.text_chars for s in scores] == [24, 24, 38], scores
+    rewards, outcomes = a11y_reward(generic=False).judge(shown)
+    assert [o.status for o in outcomes] == ["ok", "ok", "ok"] and all(r > 0 for r in rewards), outcomes
 
 
 def test_a_case_column_judges_each_completion_by_its_prompts_checks() -> None:
