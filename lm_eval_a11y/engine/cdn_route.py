@@ -1,0 +1,42 @@
+"""The request router's answer to a library request from a public CDN: the pinned copy under
+``evaluator/node_modules`` (engine/cdn_mirror.py maps the URL), recorded in the sample's log."""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import Any
+
+from lm_eval_a11y.engine.cdn_mirror import content_type, resolve
+from lm_eval_a11y.observation import LibraryRequest
+from lm_eval_a11y.resources import library_root
+
+__all__ = ["serve_library"]
+
+_MAX_RECORDED = 50
+
+
+@functools.lru_cache(maxsize=64)
+def _body(path: str) -> bytes:
+    """A mirrored file's bytes, read once per process (Babel standalone is 3 MB)."""
+    return Path(path).read_bytes()
+
+
+async def serve_library(route: Any, url: str, log: list[LibraryRequest]) -> bool:
+    """Answer ``route`` from the mirror if ``url`` is a mirrored library's, and record every
+    library request in ``log`` (once per URL). True when it was answered; False leaves the
+    request to the caller, which blocks it."""
+    root = library_root()
+    found = resolve(url, root) if root is not None else None
+    if found is None:
+        return False
+    if len(log) < _MAX_RECORDED and all(item.url != found.url for item in log):
+        log.append(found)
+    if not found.mirrored or root is None:
+        return False
+    body = _body(str(root / found.file))
+    # CDNs answer with CORS open to all: a font (always fetched in CORS mode) and a script
+    # loaded with crossorigin need it.
+    headers = {"Access-Control-Allow-Origin": "*", "Cache-Control": "public, max-age=31536000, immutable"}
+    await route.fulfill(status=200, content_type=content_type(found.file), headers=headers, body=body)
+    return True
