@@ -116,7 +116,7 @@ _FA_RELEASE = re.compile(r"^/releases/v(?P<version>[^/]+)(?P<rest>/.*)?$")
 _BOOTSTRAPCDN = re.compile(r"^/(?P<name>bootstrap|font-awesome)/(?P<version>[^/]+)(?P<rest>/.*)?$")
 _PLAY_PLUGINS = ("forms", "typography", "aspect-ratio", "container-queries")
 _SAFE_SEGMENT = re.compile(r"^[\w.+~-]+$")
-_VERSION = re.compile(r"^[\^~=v]*(?P<major>\d+)(?:\.(?P<minor>\d+|x|\*))?(?:\.(?P<patch>\d+|x|\*))?(?P<pre>-[\w.]+)?$")
+_VERSION = re.compile(r"^[\^~=v]*(?P<major>\d+)(?:\.(?P<minor>\d+|x|\*))?(?:\.(?P<patch>\d+|x|\*))?(?P<pre>-[\w.-]+)?$")
 
 
 # What one request URL of a library host came to (observation.py: it is recorded as it is).

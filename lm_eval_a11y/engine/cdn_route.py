@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import functools
-from pathlib import Path
 from typing import Any
 
 from lm_eval_a11y.engine.cdn_mirror import content_type, resolve
@@ -14,12 +12,6 @@ from lm_eval_a11y.resources import library_root
 __all__ = ["serve_library"]
 
 _MAX_RECORDED = 50
-
-
-@functools.lru_cache(maxsize=64)
-def _body(path: str) -> bytes:
-    """A mirrored file's bytes, read once per process (Babel standalone is 3 MB)."""
-    return Path(path).read_bytes()
 
 
 async def serve_library(route: Any, url: str, log: list[LibraryRequest]) -> bool:
@@ -34,9 +26,9 @@ async def serve_library(route: Any, url: str, log: list[LibraryRequest]) -> bool
         log.append(found)
     if not found.mirrored or root is None:
         return False
-    body = _body(str(root / found.file))
     # CDNs answer with CORS open to all: a font (always fetched in CORS mode) and a script
     # loaded with crossorigin need it.
     headers = {"Access-Control-Allow-Origin": "*", "Cache-Control": "public, max-age=31536000, immutable"}
-    await route.fulfill(status=200, content_type=content_type(found.file), headers=headers, body=body)
+    # By path: Playwright's driver reads the file (Babel standalone is 3 MB), not this process.
+    await route.fulfill(status=200, content_type=content_type(found.file), headers=headers, path=root / found.file)
     return True
