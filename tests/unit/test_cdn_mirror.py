@@ -11,7 +11,7 @@ import pytest
 
 from lm_eval_a11y.engine.cdn_mirror import LIBRARIES, content_type, resolve
 from lm_eval_a11y.engine.observe import library_unaudited
-from lm_eval_a11y.observation import LibraryRequest, Observation, PageEvents, Timings, AxeResult
+from lm_eval_a11y.observation import AuditCoverage, AxeResult, LibraryRequest, Observation, PageEvents, Timings
 from lm_eval_a11y.resources import library_root
 from lm_eval_a11y.scoring import score_observation
 
@@ -64,35 +64,99 @@ def fake_root(tmp_path: Path) -> Path:
         ("https://unpkg.com/react@18.x/umd/react.production.min.js", "served", "react/umd/react.production.min.js"),
         ("https://unpkg.com/react@^18.2.0/umd/react.production.min.js", "served", "react/umd/react.production.min.js"),
         ("https://unpkg.com/react@18.2.0/umd/react.development.js", "substituted", "react/umd/react.development.js"),
-        ("https://unpkg.com/react@18.3.0-canary-1/umd/react.production.min.js", "substituted", "react/umd/react.production.min.js"),
+        (
+            "https://unpkg.com/react@18.3.0-canary-1/umd/react.production.min.js",
+            "substituted",
+            "react/umd/react.production.min.js",
+        ),
         # With or without ".min".
         ("https://unpkg.com/react@18/umd/react.production.js", "served", "react/umd/react.production.min.js"),
         ("https://unpkg.com/react@18/umd/react.development.min.js", "served", "react/umd/react.development.js"),
         # A URL without a path gets the package's main, as the CDN answers it.
         ("https://unpkg.com/react@18", "served", "react/index.js"),
-        ("https://cdn.jsdelivr.net/npm/react-dom@18.3.1/umd/react-dom.production.min.js", "served", "react-dom/umd/react-dom.production.min.js"),
-        ("https://fastly.jsdelivr.net/npm/react-dom@18/umd/react-dom.production.min.js", "served", "react-dom/umd/react-dom.production.min.js"),
-        ("https://cdnjs.cloudflare.com/ajax/libs/react/18.3.1/umd/react.production.min.js", "served", "react/umd/react.production.min.js"),
-        ("https://cdnjs.cloudflare.com/ajax/libs/react-dom/18.2.0/umd/react-dom.production.min.js", "substituted", "react-dom/umd/react-dom.production.min.js"),
+        (
+            "https://cdn.jsdelivr.net/npm/react-dom@18.3.1/umd/react-dom.production.min.js",
+            "served",
+            "react-dom/umd/react-dom.production.min.js",
+        ),
+        (
+            "https://fastly.jsdelivr.net/npm/react-dom@18/umd/react-dom.production.min.js",
+            "served",
+            "react-dom/umd/react-dom.production.min.js",
+        ),
+        (
+            "https://cdnjs.cloudflare.com/ajax/libs/react/18.3.1/umd/react.production.min.js",
+            "served",
+            "react/umd/react.production.min.js",
+        ),
+        (
+            "https://cdnjs.cloudflare.com/ajax/libs/react-dom/18.2.0/umd/react-dom.production.min.js",
+            "substituted",
+            "react-dom/umd/react-dom.production.min.js",
+        ),
         ("https://unpkg.com/@babel/standalone/babel.min.js", "served", "@babel/standalone/babel.min.js"),
         ("https://unpkg.com/@babel/standalone@7.29.13/babel.min.js", "served", "@babel/standalone/babel.min.js"),
         ("https://cdn.jsdelivr.net/npm/@babel/standalone@7.24.0/babel.js", "substituted", "@babel/standalone/babel.js"),
-        ("https://cdnjs.cloudflare.com/ajax/libs/babel-standalone/7.23.5/babel.min.js", "substituted", "@babel/standalone/babel.min.js"),
+        (
+            "https://cdnjs.cloudflare.com/ajax/libs/babel-standalone/7.23.5/babel.min.js",
+            "substituted",
+            "@babel/standalone/babel.min.js",
+        ),
         ("https://cdn.jsdelivr.net/npm/@tailwindcss/browser@4", "served", "@tailwindcss/browser/dist/index.global.js"),
-        ("https://unpkg.com/@tailwindcss/browser@4.1.0/dist/index.global.js", "substituted", "@tailwindcss/browser/dist/index.global.js"),
+        (
+            "https://unpkg.com/@tailwindcss/browser@4.1.0/dist/index.global.js",
+            "substituted",
+            "@tailwindcss/browser/dist/index.global.js",
+        ),
         ("https://cdn.tailwindcss.com", "served", "tailwindcss-cdn/3.4.10/tailwindcss.js"),
         ("https://cdn.tailwindcss.com/", "served", "tailwindcss-cdn/3.4.10/tailwindcss.js"),
         ("https://cdn.tailwindcss.com/3.4.1", "substituted", "tailwindcss-cdn/3.4.10/tailwindcss.js"),
         ("https://cdn.tailwindcss.com?plugins=forms", "served", "tailwindcss-cdn/3.4.10/tailwindcss-with-forms.js"),
-        ("https://cdn.tailwindcss.com?plugins=forms,typography", "served", "tailwindcss-cdn/3.4.10/tailwindcss-with-all-plugins.js"),
-        ("https://cdn.jsdelivr.net/npm/bootstrap@5.3.3/dist/css/bootstrap.min.css", "substituted", "bootstrap/dist/css/bootstrap.min.css"),
-        ("https://cdn.jsdelivr.net/npm/bootstrap@5/dist/js/bootstrap.bundle.min.js", "served", "bootstrap/dist/js/bootstrap.bundle.min.js"),
-        ("https://cdnjs.cloudflare.com/ajax/libs/bootstrap/5.3.2/css/bootstrap.css", "substituted", "bootstrap/dist/css/bootstrap.css"),
-        ("https://stackpath.bootstrapcdn.com/bootstrap/5.3.9/css/bootstrap.min.css", "served", "bootstrap/dist/css/bootstrap.min.css"),
-        ("https://cdnjs.cloudflare.com/ajax/libs/font-awesome/6.5.1/css/all.min.css", "substituted", "@fortawesome/fontawesome-free/css/all.min.css"),
-        ("https://cdnjs.cloudflare.com/ajax/libs/font-awesome/6.7.2/webfonts/fa-solid-900.woff2", "served", "@fortawesome/fontawesome-free/webfonts/fa-solid-900.woff2"),
-        ("https://use.fontawesome.com/releases/v6.4.0/css/all.css", "substituted", "@fortawesome/fontawesome-free/css/all.min.css"),
-        ("https://cdn.jsdelivr.net/npm/@fortawesome/fontawesome-free@6/webfonts/fa-solid-900.woff2", "served", "@fortawesome/fontawesome-free/webfonts/fa-solid-900.woff2"),
+        (
+            "https://cdn.tailwindcss.com?plugins=forms,typography",
+            "served",
+            "tailwindcss-cdn/3.4.10/tailwindcss-with-all-plugins.js",
+        ),
+        (
+            "https://cdn.jsdelivr.net/npm/bootstrap@5.3.3/dist/css/bootstrap.min.css",
+            "substituted",
+            "bootstrap/dist/css/bootstrap.min.css",
+        ),
+        (
+            "https://cdn.jsdelivr.net/npm/bootstrap@5/dist/js/bootstrap.bundle.min.js",
+            "served",
+            "bootstrap/dist/js/bootstrap.bundle.min.js",
+        ),
+        (
+            "https://cdnjs.cloudflare.com/ajax/libs/bootstrap/5.3.2/css/bootstrap.css",
+            "substituted",
+            "bootstrap/dist/css/bootstrap.css",
+        ),
+        (
+            "https://stackpath.bootstrapcdn.com/bootstrap/5.3.9/css/bootstrap.min.css",
+            "served",
+            "bootstrap/dist/css/bootstrap.min.css",
+        ),
+        (
+            "https://cdnjs.cloudflare.com/ajax/libs/font-awesome/6.5.1/css/all.min.css",
+            "substituted",
+            "@fortawesome/fontawesome-free/css/all.min.css",
+        ),
+        (
+            "https://cdnjs.cloudflare.com/ajax/libs/font-awesome/6.7.2/webfonts/fa-solid-900.woff2",
+            "served",
+            "@fortawesome/fontawesome-free/webfonts/fa-solid-900.woff2",
+        ),
+        (
+            "https://use.fontawesome.com/releases/v6.4.0/css/all.css",
+            "substituted",
+            "@fortawesome/fontawesome-free/css/all.min.css",
+        ),
+        (
+            "https://cdn.jsdelivr.net/npm/@fortawesome/fontawesome-free@6/webfonts/fa-solid-900.woff2",
+            "served",
+            "@fortawesome/fontawesome-free/webfonts/fa-solid-900.woff2",
+        ),
     ],
 )
 def test_url_forms_map_to_the_package_file(fake_root: Path, url: str, outcome: str, file: str) -> None:
@@ -173,7 +237,13 @@ def test_a_served_file_is_always_inside_its_package(fake_root: Path) -> None:
 
 @pytest.mark.parametrize(
     "url",
-    ["https://example.com/react.js", "http://localhost:8080/app.js", "data:text/javascript,1", "not a url", "https://unpkg.com.evil.invalid/react@18"],
+    [
+        "https://example.com/react.js",
+        "http://localhost:8080/app.js",
+        "data:text/javascript,1",
+        "not a url",
+        "https://unpkg.com.evil.invalid/react@18",
+    ],
 )
 def test_other_hosts_are_ordinary_requests(fake_root: Path, url: str) -> None:
     assert resolve(url, fake_root) is None
@@ -192,16 +262,26 @@ def test_content_types() -> None:
 
 
 def test_a_library_not_mirrored_fails_the_sample_and_says_which() -> None:
-    vue = LibraryRequest("https://unpkg.com/vue@3/dist/vue.global.js", "not mirrored", "vue", "3", reason="library vue@3 not mirrored")
+    vue = LibraryRequest(
+        "https://unpkg.com/vue@3/dist/vue.global.js", "not mirrored", "vue", "3", reason="library vue@3 not mirrored"
+    )
     react = LibraryRequest("https://unpkg.com/react@18", "served", "react", "18", "18.3.1", "react/index.js")
     font = LibraryRequest("https://fonts.googleapis.com/css2?family=Inter", "not mirrored", "web font", font=True)
     reasons = library_unaudited([vue, react, font])
     assert len(reasons) == 1 and "library vue@3 not mirrored" in reasons[0] and "unpkg.com/vue@3" in reasons[0]
-    from lm_eval_a11y.observation import AuditCoverage
 
     def observation(unaudited: list[str]) -> Observation:
         return Observation(
-            None, None, "ok", None, "", 0, AxeResult(), (), None, Timings(),
+            None,
+            None,
+            "ok",
+            None,
+            "",
+            0,
+            AxeResult(),
+            (),
+            None,
+            Timings(),
             events=PageEvents(libraries=(vue, react, font)),
             audit=AuditCoverage(recorded=True, unaudited=tuple(unaudited)),
         )
@@ -211,8 +291,17 @@ def test_a_library_not_mirrored_fails_the_sample_and_says_which() -> None:
 
 
 def test_library_requests_survive_the_record() -> None:
-    served = LibraryRequest("https://unpkg.com/react@18.2.0/umd/react.production.min.js", "substituted", "react", "18.2.0", "18.3.1", "react/umd/react.production.min.js")
-    obs = Observation(None, None, "ok", None, "", 0, AxeResult(), (), None, Timings(), events=PageEvents(libraries=(served,)))
+    served = LibraryRequest(
+        "https://unpkg.com/react@18.2.0/umd/react.production.min.js",
+        "substituted",
+        "react",
+        "18.2.0",
+        "18.3.1",
+        "react/umd/react.production.min.js",
+    )
+    obs = Observation(
+        None, None, "ok", None, "", 0, AxeResult(), (), None, Timings(), events=PageEvents(libraries=(served,))
+    )
     again = Observation.from_dict(json.loads(json.dumps(obs.to_dict())))
     assert again.events.libraries == (served,)
     assert Observation.from_dict({"status": "ok", "events": {}}).events.libraries == ()
