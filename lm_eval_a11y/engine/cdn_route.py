@@ -22,7 +22,11 @@ async def serve_library(route: Any, url: str, log: list[LibraryRequest]) -> bool
     found = resolve(url, root) if root is not None else None
     if found is None:
         return False
-    if len(log) < _MAX_RECORDED and all(item.url != found.url for item in log):
+    # Served and refused requests are bounded apart: a page that first asks for many mirrored
+    # URLs cannot push the one library it did not get out of its record (and so out of its
+    # verdict).
+    alike = [item for item in log if item.mirrored == found.mirrored]
+    if len(alike) < _MAX_RECORDED and all(item.url != found.url for item in alike):
         log.append(found)
     if not found.mirrored or root is None:
         return False

@@ -4,12 +4,14 @@ must never reach a file outside the package's folder."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 
 import pytest
 
 from lm_eval_a11y.engine.cdn_mirror import LIBRARIES, content_type, resolve
+from lm_eval_a11y.engine.cdn_route import serve_library
 from lm_eval_a11y.engine.observe import library_unaudited
 from lm_eval_a11y.observation import AuditCoverage, AxeResult, LibraryRequest, Observation, PageEvents, Timings
 from lm_eval_a11y.resources import library_root
@@ -335,3 +337,40 @@ def test_the_installed_packages_answer_the_usual_urls() -> None:
     ):
         found = resolve(url, MODULES)
         assert found is not None and found.mirrored, (url, found)
+
+
+class _Route:
+    def __init__(self) -> None:
+        self.answers: list[dict[str, object]] = []
+
+    async def fulfill(self, **answer: object) -> None:
+        self.answers.append(answer)
+
+
+@needs_modules
+def test_a_flood_of_served_urls_cannot_hide_a_library_not_mirrored() -> None:
+    """A page asks for 200 distinct mirrored URLs, then for Vue: Vue is still recorded, so the
+    page still fails; the served ones are answered with their file, type and open CORS."""
+
+    async def run() -> tuple[list[LibraryRequest], _Route]:
+        log: list[LibraryRequest] = []
+        route = _Route()
+        for i in range(200):
+            assert await serve_library(
+                route, f"https://unpkg.com/react@18.{i % 3}/umd/react.production.min.js?v={i}", log
+            )
+        assert not await serve_library(route, "https://unpkg.com/vue@3/dist/vue.global.js", log)
+        assert not await serve_library(route, "https://example.com/app.js", log)
+        return log, route
+
+    log, route = asyncio.run(run())
+    assert len(route.answers) == 200
+    first = route.answers[0]
+    assert first["status"] == 200 and str(first["content_type"]).startswith("text/javascript")
+    assert first["headers"] == {
+        "Access-Control-Allow-Origin": "*",
+        "Cache-Control": "public, max-age=31536000, immutable",
+    }
+    assert Path(str(first["path"])).is_file()
+    assert sum(item.mirrored for item in log) == 50
+    assert len(library_unaudited(log)) == 1 and "vue@3" in library_unaudited(log)[0]
