@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from lm_eval_a11y.engine import cdn_route
 from lm_eval_a11y.engine.cdn_mirror import LIBRARIES, content_type, resolve
 from lm_eval_a11y.engine.cdn_route import serve_library
 from lm_eval_a11y.engine.observe import library_unaudited
@@ -374,3 +375,12 @@ def test_a_flood_of_served_urls_cannot_hide_a_library_not_mirrored() -> None:
     assert Path(str(first["path"])).is_file()
     assert sum(item.mirrored for item in log) == 50
     assert len(library_unaudited(log)) == 1 and "vue@3" in library_unaudited(log)[0]
+
+
+def test_without_node_modules_a_library_fails_its_page(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cdn_route, "library_root", lambda: None)
+    log: list[LibraryRequest] = []
+    served = asyncio.run(serve_library(_Route(), "https://unpkg.com/react@18/umd/react.production.min.js", log))
+    assert not served
+    assert [item.outcome for item in log] == ["not mirrored"] and "not installed" in log[0].reason
+    assert len(library_unaudited(log)) == 1
