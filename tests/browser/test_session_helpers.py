@@ -105,6 +105,7 @@ def test_a_keyboard_walk_starts_from_the_top_after_a_check_moved_focus(evaluator
     assert obs.audit.late_audit in ("unchanged", "static")
 
 
+
 def test_a_keyboard_walk_starts_from_the_top_in_a_document_rewritten_by_document_open(
     evaluator: Evaluator,
 ) -> None:
@@ -119,7 +120,6 @@ def test_a_keyboard_walk_starts_from_the_top_in_a_document_rewritten_by_document
     obs = evaluator.evaluate(fixture_case("fixturewalk"), rewrite)
     assert obs.status == "ok", obs.error
     assert {check.id: check.message for check in obs.checks} == WALKED
-
 
 WATCHED = """<!doctype html><html lang="en"><head><title>t</title></head><body><main><h1>Page</h1>
 <button id="go">Go</button><div id="box" data-state="idle"><p class="item">0</p></div></main><script>

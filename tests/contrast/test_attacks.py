@@ -117,10 +117,8 @@ def _page(body: str, style: str = "") -> str:
 
 UNMEASURABLE = [
     pytest.param(
-        _page(
-            '<p id="t">Grey text whose colour flickers</p>',
-            "@keyframes f { from { color: #999 } to { color: #aaa } } #t { animation: f 1s infinite alternate }",
-        ),
+        _page('<p id="t">Grey text whose colour flickers</p>',
+              "@keyframes f { from { color: #999 } to { color: #aaa } } #t { animation: f 1s infinite alternate }"),
         "animated",
         id="animated-colour",
     ),
@@ -130,17 +128,14 @@ UNMEASURABLE = [
         id="shadow-drawn-text",
     ),
     pytest.param(
-        _page(
-            '<div style="position:relative"><p id="t" style="color:#999">Text under a cover</p>'
-            '<div style="position:absolute; inset:0; background:#000"></div></div>'
-        ),
+        _page('<div style="position:relative"><p id="t" style="color:#999">Text under a cover</p>'
+              '<div style="position:absolute; inset:0; background:#000"></div></div>'),
         "",
         id="covered-text",
     ),
     pytest.param(
-        _page(
-            '<div style="height: 8px; overflow: hidden"><p id="t" style="color:#999; margin:0">Clipped text</p></div>'
-        ),
+        _page('<div style="height: 8px; overflow: hidden">'
+              '<p id="t" style="color:#999; margin:0">Clipped text</p></div>'),
         "",
         id="clipped-text",
     ),
