@@ -221,6 +221,38 @@ class Timings:
 
 
 @dataclass(frozen=True)
+class LibraryRequest:
+    """A request of the page for a library on a public CDN (engine/cdn_mirror.py).
+
+    ``outcome`` is ``served`` (from the local mirror), ``substituted`` (another version of the same
+    major asked for; the mirrored one answered) or ``not mirrored`` (blocked; ``reason`` says why).
+    ``library`` names the package, ``requested`` the version the URL asked for (``""``: none),
+    ``version`` the one served and ``file`` the file that answered, relative to
+    ``evaluator/node_modules``. ``font`` marks a web font host's request: not mirrored, and the
+    text renders in the page's fallback font, so it fails nothing.
+    """
+
+    url: str
+    outcome: str
+    library: str
+    requested: str = ""
+    version: str = ""
+    file: str = ""
+    reason: str = ""
+    font: bool = False
+
+    @property
+    def mirrored(self) -> bool:
+        return self.outcome in ("served", "substituted")
+
+    @property
+    def fails_page(self) -> bool:
+        """A library the page asked for that it did not get: the page was not rendered as a
+        visitor sees it."""
+        return not self.mirrored and not self.font
+
+
+@dataclass(frozen=True)
 class PageEvents:
     """What the page tried to do that the sandbox stopped or noted."""
 
@@ -234,6 +266,8 @@ class PageEvents:
     # What the evaluator had to change in the input before a browser could take it (lone
     # surrogate code points replaced with U+FFFD); empty when the page was rendered as given.
     input_repairs: tuple[str, ...] = ()
+    # The page's requests for libraries on public CDNs: served from the mirror, or not.
+    libraries: tuple[LibraryRequest, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -422,6 +456,20 @@ def _events(data: dict[str, Any]) -> PageEvents:
         dialogs=int(data.get("dialogs", 0)),
         popups=int(data.get("popups", 0)),
         input_repairs=tuple(data.get("input_repairs", ())),
+        libraries=tuple(
+            LibraryRequest(
+                url=str(item.get("url", "")),
+                outcome=str(item.get("outcome", "not mirrored")),
+                library=str(item.get("library", "")),
+                requested=str(item.get("requested", "")),
+                version=str(item.get("version", "")),
+                file=str(item.get("file", "")),
+                reason=str(item.get("reason", "")),
+                font=bool(item.get("font", False)),
+            )
+            for item in data.get("libraries") or ()
+            if isinstance(item, dict)
+        ),
     )
 
 

@@ -15,6 +15,7 @@ __all__ = [
     "MissingResourceError",
     "axe_path",
     "cases_dir",
+    "library_root",
     "probe_path",
     "probe_source",
     "suites_dir",
@@ -48,6 +49,13 @@ def axe_path() -> Path:
             "npm ci --prefix evaluator   (or: bash scripts/setup.sh)"
         )
     return found
+
+
+def library_root() -> Path | None:
+    """The ``node_modules`` folder whose pinned libraries answer pages' CDN requests
+    (docs/cdn-mirror.md), or None where it is not installed (a wheel does not carry them)."""
+    found = _first(_CHECKOUT / "evaluator" / "node_modules")
+    return found.resolve() if found is not None else None
 
 
 def probe_path() -> Path:

@@ -75,11 +75,12 @@ if [[ "${A11Y_SKIP_MODEL:-0}" != "1" ]]; then
   fi
 fi
 
-# 4. axe-core, and eslint for the tests, from the npm registry, exactly as pinned in -----------
-#    evaluator/package-lock.json (eslint is a devDependency: the wheel never needs it)
+# 4. axe-core, the libraries pages load from CDNs, and eslint, from the npm registry -----------
+#    exactly as pinned in evaluator/package-lock.json (eslint is a devDependency: the wheel never
+#    needs it; the mirrored libraries are docs/cdn-mirror.md's)
 if [[ ! -f evaluator/node_modules/axe-core/axe.min.js || ! -x evaluator/node_modules/.bin/eslint ]] ||
   ! fresh npm evaluator/package-lock.json; then
-  say "installing axe-core and eslint (npm ci)"
+  say "installing axe-core, the mirrored CDN libraries and eslint (npm ci)"
   npm ci --prefix evaluator --include=dev --no-audit --no-fund --loglevel=error
   stamp npm evaluator/package-lock.json
 fi

@@ -151,6 +151,23 @@ def _verdict(page: PageInput, observation: Observation | None) -> FileVerdict:
     return FileVerdict(page, observation, None if observation is None else score_observation(observation))
 
 
+def library_lines(obs: Observation) -> list[str]:
+    """The page's CDN libraries: those served from the local mirror (docs/cdn-mirror.md) on one
+    line, each one not mirrored on its own (a library's is also a reason the page failed)."""
+    served = [item for item in obs.events.libraries if item.mirrored]
+    lines = []
+    if served:
+        named = ", ".join(
+            f"{item.library} {item.version}" + (f" for {item.requested}" if item.outcome == "substituted" else "")
+            for item in served
+        )
+        lines.append(f"  note libraries served from the local mirror: {named}")
+    for item in obs.events.libraries:
+        if not item.mirrored:
+            lines.append(f"  library not mirrored: {item.reason} ({item.url[:120]})")
+    return lines
+
+
 def format_verdict(verdict: FileVerdict, *, verbose: bool = False) -> str:
     """A readable block for one input, every line terminal-safe.
 
@@ -209,6 +226,7 @@ def format_verdict(verdict: FileVerdict, *, verbose: bool = False) -> str:
         lines.append(f"  note HTML extracted from the answer ({how})")
     if page.encoding != "utf-8":
         lines.append(f"  note decoded as {page.encoding} ({page.encoding_source})")
+    lines.extend(library_lines(obs))
     if obs.events.blocked_requests or obs.events.blocked_navigations:
         blocked = len(obs.events.blocked_requests) + len(obs.events.blocked_navigations)
         lines.append(f"  note {blocked} network request(s) or navigation(s) were blocked")

@@ -17,12 +17,21 @@ from lm_eval_a11y.observation import (
     AuditCoverage,
     CheckResult,
     Environment,
+    LibraryRequest,
     Observation,
     PageEvents,
     Timings,
 )
 
-__all__ = ["audit_coverage", "build_observation", "findings_from_probe", "html_digest", "merge_axe", "valid_unicode"]
+__all__ = [
+    "audit_coverage",
+    "build_observation",
+    "findings_from_probe",
+    "html_digest",
+    "library_unaudited",
+    "merge_axe",
+    "valid_unicode",
+]
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -93,6 +102,7 @@ def build_observation(
             dialogs=events.dialogs,
             popups=events.popups,
             input_repairs=repairs,
+            libraries=tuple(events.libraries),
         ),
         screenshot=run.screenshot,
         audit=audit_coverage(run),
@@ -109,6 +119,8 @@ def audit_coverage(run: SampleRun) -> AuditCoverage:
     unaudited: dict[str, None] = dict.fromkeys(run.unaudited)
     for part in parts:
         unaudited.update(dict.fromkeys(part.unaudited))
+    # A library the page loads that could not be served: the page was not what a visitor sees.
+    unaudited.update(dict.fromkeys(library_unaudited(run.events.libraries)))
     return AuditCoverage(
         recorded=True,
         frames_audited=max((p.frames_audited for p in parts), default=0),
@@ -124,6 +136,17 @@ def audit_coverage(run: SampleRun) -> AuditCoverage:
         frames_ms=round(run.frames_ms, 1),
         input_gap_ms=run.input_gap_ms,
     )
+
+
+def library_unaudited(libraries: Iterable[LibraryRequest]) -> list[str]:
+    """An ``unaudited`` reason for each library the page asked for and did not get
+    (docs/cdn-mirror.md): such a page fails, it is never judged without its library."""
+    return [
+        f"{item.reason or f'library {item.library} not mirrored'}, so the page was not rendered as a visitor"
+        f" sees it: {item.url[:200]}"
+        for item in libraries
+        if item.fails_page
+    ]
 
 
 def valid_unicode(observation: Observation) -> Observation:
@@ -156,6 +179,7 @@ def _page_text(observation: Observation) -> Iterable[str]:
         events.blocked_requests,
         events.blocked_navigations,
         events.popup_urls,
+        tuple(item.url for item in events.libraries),
     ):
         yield from texts
 

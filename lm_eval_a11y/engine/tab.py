@@ -19,8 +19,10 @@ from typing import Any
 from playwright.async_api import BrowserContext, CDPSession, Page, Route
 
 from lm_eval_a11y.engine.browser import user_agent_override
+from lm_eval_a11y.engine.cdn_route import serve_library
 from lm_eval_a11y.engine.clock import PageClock
 from lm_eval_a11y.engine.unicode import repair_text
+from lm_eval_a11y.observation import LibraryRequest
 
 __all__ = ["PARSE_CUT_SHORT", "EventLog", "ProbeError", "RenderSettings", "Tab"]
 
@@ -120,6 +122,7 @@ class EventLog:
     blocked_requests: list[str] = field(default_factory=list)
     blocked_navigations: list[str] = field(default_factory=list)
     popup_urls: list[str] = field(default_factory=list)
+    libraries: list[LibraryRequest] = field(default_factory=list)
     dialogs: int = 0
     popups: int = 0
 
@@ -443,9 +446,7 @@ class Tab(_ClockedPage):
         await cdp.send("Runtime.addBinding", {"name": _HELD_BINDING, "executionContextName": _WORLD})
         await cdp.send("Runtime.addBinding", {"name": _CHANGED_BINDING, "executionContextName": _WORLD})
         cdp.on("Runtime.bindingCalled", self._on_binding)
-        await cdp.send(
-            "Page.addScriptToEvaluateOnNewDocument", {"source": _NAVIGATION_GUARD, "worldName": _WORLD}
-        )
+        await cdp.send("Page.addScriptToEvaluateOnNewDocument", {"source": _NAVIGATION_GUARD, "worldName": _WORLD})
 
     def _on_binding(self, params: dict[str, Any]) -> None:
         if params.get("name") == _HELD_BINDING:
@@ -584,6 +585,8 @@ class Tab(_ClockedPage):
             # A 204 answer cancels the navigation and leaves the sample's document in place.
             EventLog._add(self.events.blocked_navigations, url)
             await route.fulfill(status=204, body="")
+            return
+        if await serve_library(route, url, self.events.libraries):  # engine/cdn_mirror.py
             return
         EventLog._add(self.events.blocked_requests, url)
         await route.abort("blockedbyclient")
