@@ -116,8 +116,8 @@ def check_suites(args: argparse.Namespace) -> int:
             stated = ", ".join(f"{k}={_plain(v)}" for k, v in s.expect.stated().items()) or "every trial passes"
             variant = (
                 ""
-                if (s.instructions, s.theme) == ("none", "default")
-                else f" (instructions {s.instructions}, theme {s.theme})"
+                if s.instructions == "none" and s.variant.is_default
+                else f" (instructions {s.instructions}, framework {s.framework}, style {s.style})"
             )
             say(f"    {case.id}: {s.mode}{variant}, trials {s.trials}; expect {stated}")
         for note in suite.notes:
