@@ -185,11 +185,15 @@ class ModelNotReadyError(Exception):
 
 
 def _summary(result: Any, target: Path) -> None:
+    from lm_eval_a11y.suite.run import variant_task
+
     width = max(len(c.case.id) for c in result.cases)
     for case in result.cases:
         stats = case.outcome.stats
         p95 = "" if stats.duration_p95_ms is None else f", p95 {stats.duration_p95_ms:.0f} ms"
-        mode = "" if case.case.settings.mode == "reference" else f" [{case.trials[0].task if case.trials else ''}]"
+        settings = case.case.settings
+        plain = settings.mode == "reference" and settings.variant.is_default
+        mode = "" if plain else f" [{variant_task(settings)}]"
         say(
             f"{'PASS' if case.outcome.passed else 'FAIL'}  {case.case.id:<{width}}  "
             f"{stats.trials_passed} of {stats.trials} trial(s) passed{p95}{mode}"
