@@ -18,9 +18,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from report.test_report_a11y import REPORT_CASE
 
 from cli.support import usage_error
 from lm_eval_a11y.cli import EXIT_FAIL, main
+from lm_eval_a11y.engine.evaluator import Evaluator
 from lm_eval_a11y.resources import cases_dir
 
 BASE = "pass-ordered-list-current-link"
@@ -112,7 +114,7 @@ def _table(html: str, caption: str) -> list[list[str]]:
 
 
 def test_two_dimensions_in_reference_mode_run_four_variants_side_by_side(
-    variant_cases: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    variant_cases: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], evaluator: Evaluator
 ) -> None:
     suite = tmp_path / "variants.yaml"
     suite.write_text(
@@ -158,6 +160,10 @@ def test_two_dimensions_in_reference_mode_run_four_variants_side_by_side(
     header, *rows = _table(report, "Pass rate per case and variant")
     assert header == ["Case", "reference", "reference@dark", "reference@react", "reference@react+dark"]
     assert rows == [["breadcrumb", f"100% ({n}/{n})", "100% (1/1)", "100% (1/1)", "0% (0/1)"]]
+    # The report with its variant table is itself accessible: axe, best practices included.
+    obs = evaluator.evaluate(REPORT_CASE, report, name="variant-report")
+    assert obs.status == "ok", obs.error
+    assert [f"{f.rule_id}: {[n.target for n in f.nodes[:3]]}" for f in obs.axe.violations] == []
 
 
 def test_a_variant_without_pages_is_left_out_with_a_note_and_one_with_none_is_an_error(
