@@ -22,8 +22,9 @@ from report.test_report_a11y import REPORT_CASE
 
 from cli.support import usage_error
 from lm_eval_a11y.cli import EXIT_FAIL, main
-from lm_eval_a11y.engine.evaluator import Evaluator
+from lm_eval_a11y.engine.evaluator import Evaluator, EvaluatorSettings
 from lm_eval_a11y.resources import cases_dir
+from lm_eval_a11y.variants import FRAMEWORK_TEXT, STYLE_TEXT
 
 BASE = "pass-ordered-list-current-link"
 DARK_CSS = (
@@ -114,7 +115,7 @@ def _table(html: str, caption: str) -> list[list[str]]:
 
 
 def test_two_dimensions_in_reference_mode_run_four_variants_side_by_side(
-    variant_cases: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], evaluator: Evaluator
+    variant_cases: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     suite = tmp_path / "variants.yaml"
     suite.write_text(
@@ -160,10 +161,17 @@ def test_two_dimensions_in_reference_mode_run_four_variants_side_by_side(
     header, *rows = _table(report, "Pass rate per case and variant")
     assert header == ["Case", "reference", "reference@dark", "reference@react", "reference@react+dark"]
     assert rows == [["breadcrumb", f"100% ({n}/{n})", "100% (1/1)", "100% (1/1)", "0% (0/1)"]]
+    # Each variant's samples carry the prompt it asks, and the case shows each one with its column.
+    assert report.count("Prompt of case breadcrumb as ") == 4
+    assert FRAMEWORK_TEXT["react"] in report and STYLE_TEXT["dark"] in report
     # The report with its variant table is itself accessible: axe, best practices included.
-    obs = evaluator.evaluate(REPORT_CASE, report, name="variant-report")
+    # (Its own evaluator: the report's keyboard checks walk every link, longer than a sample's budget.)
+    with Evaluator(EvaluatorSettings(concurrency=1, timeout_s=180)) as ev:
+        obs = ev.evaluate(REPORT_CASE, report, name="variant-report")
     assert obs.status == "ok", obs.error
     assert [f"{f.rule_id}: {[n.target for n in f.nodes[:3]]}" for f in obs.axe.violations] == []
+    outcomes = {c.id: c.outcome for c in obs.checks}
+    assert outcomes == {"tab-reaches-everything": "pass", "focus-visible": "pass"}, [c.message for c in obs.checks]
 
 
 def test_a_variant_without_pages_is_left_out_with_a_note_and_one_with_none_is_an_error(
