@@ -22,6 +22,7 @@ import yaml
 
 from lm_eval_a11y.checks import Check
 from lm_eval_a11y.resources import cases_dir
+from lm_eval_a11y.variants import FRAMEWORKS, STYLES, PromptVariant
 
 __all__ = [
     "APG_PATTERNS",
@@ -96,10 +97,18 @@ class Example:
     assertions: tuple[tuple[str, str], ...]
     axe_rules: tuple[str, ...]
     verdict: str
+    # The prompt variant the page answers (its a11y-assertions block may say "framework" and
+    # "style"); a suite's reference run of a variant evaluates the pages of that variant.
+    framework: str = "vanilla"
+    style: str = "default"
 
     @property
     def name(self) -> str:
         return self.path.stem
+
+    @property
+    def variant(self) -> PromptVariant:
+        return PromptVariant(self.framework, self.style)
 
 
 def _fail(path: Path, message: str) -> CaseError:
@@ -334,6 +343,12 @@ def load_examples(case: Case) -> tuple[Example, ...]:
         expected_kind = "pass" if path.stem.startswith("pass-") else "fail"
         if verdict != expected_kind:
             raise _fail(path, f"is named {expected_kind}-… but its verdict is {verdict!r}")
+        framework = data.get("framework", FRAMEWORKS[0])
+        if framework not in FRAMEWORKS:
+            raise _fail(path, f"'framework' must be one of {', '.join(FRAMEWORKS)}, got {framework!r}")
+        style = data.get("style", STYLES[0])
+        if style not in STYLES:
+            raise _fail(path, f"'style' must be one of {', '.join(STYLES)}, got {style!r}")
         examples.append(
             Example(
                 case_id=case.id,
@@ -342,6 +357,8 @@ def load_examples(case: Case) -> tuple[Example, ...]:
                 assertions=tuple(sorted(assertions.items())),
                 axe_rules=tuple(sorted(set(axe_rules))),
                 verdict=verdict,
+                framework=framework,
+                style=style,
             )
         )
     if not examples:

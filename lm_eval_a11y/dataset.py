@@ -26,6 +26,7 @@ __all__ = [
     "dataset_card",
     "load_task_dataset",
     "push_dataset",
+    "variant_docs",
     "write_dataset",
 ]
 
@@ -226,6 +227,19 @@ def task_docs(split: Any, category: str | None = None) -> Any:
         if len(split) == 0:
             raise ValueError(f"no case of category {category!r} in the dataset")
     return split
+
+
+def variant_docs(split: Any, variant: str) -> Any:
+    """``process_docs`` of a prompt-variant task (``a11y_html_react``, ...): every case, its prompt
+    asked in ``variant`` (a key such as ``react+dark``, lm_eval_a11y/variants.py) and the columns
+    ``variant``, ``framework``, ``style`` and ``sample_id`` added, so each logged sample names its
+    variant."""
+    from lm_eval_a11y.variants import parse_variant, variant_row
+
+    chosen = parse_variant(variant)
+    if chosen.is_default:
+        raise ValueError("a variant task needs a framework or style other than the defaults; use a11y_html")
+    return task_docs(split).map(lambda row: variant_row(row, chosen))
 
 
 def smoke_docs(split: Any) -> Any:

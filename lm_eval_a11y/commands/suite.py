@@ -116,8 +116,8 @@ def check_suites(args: argparse.Namespace) -> int:
             stated = ", ".join(f"{k}={_plain(v)}" for k, v in s.expect.stated().items()) or "every trial passes"
             variant = (
                 ""
-                if (s.instructions, s.theme) == ("none", "default")
-                else f" (instructions {s.instructions}, theme {s.theme})"
+                if s.instructions == "none" and s.variant.is_default
+                else f" (instructions {s.instructions}, framework {s.framework}, style {s.style})"
             )
             say(f"    {case.id}: {s.mode}{variant}, trials {s.trials}; expect {stated}")
         for note in suite.notes:
@@ -185,11 +185,15 @@ class ModelNotReadyError(Exception):
 
 
 def _summary(result: Any, target: Path) -> None:
+    from lm_eval_a11y.suite.run import variant_task
+
     width = max(len(c.case.id) for c in result.cases)
     for case in result.cases:
         stats = case.outcome.stats
         p95 = "" if stats.duration_p95_ms is None else f", p95 {stats.duration_p95_ms:.0f} ms"
-        mode = "" if case.case.settings.mode == "reference" else f" [{case.trials[0].task if case.trials else ''}]"
+        settings = case.case.settings
+        plain = settings.mode == "reference" and settings.variant.is_default
+        mode = "" if plain else f" [{variant_task(settings)}]"
         say(
             f"{'PASS' if case.outcome.passed else 'FAIL'}  {case.case.id:<{width}}  "
             f"{stats.trials_passed} of {stats.trials} trial(s) passed{p95}{mode}"

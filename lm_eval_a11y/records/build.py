@@ -39,6 +39,11 @@ def build_record(
         "observation": None if observation is None else observation.to_dict(),
         "score": None,
     }
+    if doc.get("variant"):
+        # A prompt variant's doc (lm_eval_a11y/variants.py); default docs have none, and their
+        # records stay exactly as they were.
+        record["variant"] = str(doc["variant"])
+        record["sample_id"] = str(doc.get("sample_id") or "")
     if error is None:
         if verdict is None:
             verdict = judge(observation, html_found=extraction.found, truncated=extraction.truncated)

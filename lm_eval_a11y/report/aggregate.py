@@ -164,6 +164,9 @@ class CaseRow:
     wcag: tuple[str, ...]
     cells: tuple[CaseCell | None, ...]
     samples: tuple[tuple[Sample, ...], ...]
+    # Each distinct prompt with the labels of the series that asked it, when the series asked
+    # the case differently (prompt variants: lm_eval_a11y/variants.py); empty when they agree.
+    prompts: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -385,6 +388,10 @@ def build_report(series: Sequence[RunSeries], pricing: PriceTable | None = None)
             CaseCell(len(group), sum(x.passed for x in group), cost_of(group, prices[i], currency)) if group else None
             for i, group in enumerate(per_series)
         )
+        asked: dict[str, list[str]] = {}
+        for s in series:
+            if case_id in s.cases:
+                asked.setdefault(s.cases[case_id].prompt, []).append(s.label)
         rows.append(
             CaseRow(
                 case_id=case_id,
@@ -393,6 +400,7 @@ def build_report(series: Sequence[RunSeries], pricing: PriceTable | None = None)
                 wcag=doc.wcag if doc else (),
                 cells=cells,
                 samples=per_series,
+                prompts=tuple((text, tuple(labels)) for text, labels in asked.items()) if len(asked) > 1 else (),
             )
         )
 

@@ -195,6 +195,43 @@ def screenshot_src(sample: Sample, mode: ScreenshotMode, out_dir: Path) -> str |
     return quote(Path(rel).as_posix())
 
 
+@dataclass(frozen=True)
+class VariantGrid:
+    """A suite's cases against its variants: ``cells[i][j]`` is (trials passed, trials) of case
+    ``case_ids[i]`` in variant ``variants[j]``, None where the case did not run in it."""
+
+    variants: tuple[str, ...]
+    case_ids: tuple[str, ...]
+    cells: tuple[tuple[tuple[int, int] | None, ...], ...]
+
+
+def variant_grid(suite: Mapping[str, Any] | None) -> VariantGrid | None:
+    """The suite's cases × variants, in the order the run met them; None with fewer than two
+    variants (the suite's case table already says it all)."""
+    cases = suite.get("cases") if suite is not None else None
+    if not isinstance(cases, list):
+        return None
+    found: dict[tuple[str, str], tuple[int, int]] = {}
+    variants: dict[str, None] = {}
+    case_ids: dict[str, None] = {}
+    for case in cases:
+        if not isinstance(case, Mapping):
+            continue
+        variant, case_id, stats = str(case.get("variant", "")), str(case.get("id", "")), case.get("stats")
+        if not isinstance(stats, Mapping):
+            continue
+        variants.setdefault(variant)
+        case_ids.setdefault(case_id)
+        found[(case_id, variant)] = (int(stats.get("trials_passed") or 0), int(stats.get("trials") or 0))
+    if len(variants) < 2:
+        return None
+    return VariantGrid(
+        tuple(variants),
+        tuple(case_ids),
+        tuple(tuple(found.get((c, v)) for v in variants) for c in case_ids),
+    )
+
+
 def _environment() -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES)),
@@ -243,6 +280,7 @@ def render_report(
         metrics=SUMMARY_METRICS,
         shots=shots,
         suite=suite,
+        variant_grid=variant_grid(suite),
         version=__version__,
         generated=(generated or datetime.now(tz=timezone.utc)).strftime("%Y-%m-%d %H:%M UTC"),
     )

@@ -13,9 +13,11 @@ The suite file's names are re-exported here; the runs load on first use of their
 from __future__ import annotations
 
 from lm_eval_a11y.suite.file import (
+    FRAMEWORKS,
     INSTRUCTIONS,
     MAX_TRIALS,
     MODES,
+    STYLES,
     THEMES,
     CaseSettings,
     ModelSpec,
@@ -27,9 +29,11 @@ from lm_eval_a11y.suite.file import (
 )
 
 __all__ = [
+    "FRAMEWORKS",
     "INSTRUCTIONS",
     "MAX_TRIALS",
     "MODES",
+    "STYLES",
     "THEMES",
     "CaseSettings",
     "ModelSpec",

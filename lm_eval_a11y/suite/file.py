@@ -33,11 +33,14 @@ from lm_eval_a11y.suite.expectations import (
     TOKEN_AND_COST_EXPECTATIONS,
     Expectations,
 )
+from lm_eval_a11y.variants import FRAMEWORKS, STYLES, PromptVariant
 
 __all__ = [
+    "FRAMEWORKS",
     "INSTRUCTIONS",
     "MAX_TRIALS",
     "MODES",
+    "STYLES",
     "THEMES",
     "CaseSettings",
     "ModelSpec",
@@ -50,14 +53,15 @@ __all__ = [
 
 MODES: tuple[str, ...] = ("model", "reference", "repair")
 INSTRUCTIONS: tuple[str, ...] = ("none", "minimal", "full")
-THEMES: tuple[str, ...] = ("default", "dark")
+THEMES: tuple[str, ...] = STYLES
+"""``theme`` is the earlier name of ``style`` (lm_eval_a11y/variants.py); a file may use either."""
 MAX_TRIALS = 1000
 """Trials per case at most: a guard against a stray zero turning a gate into a week of compute."""
 
 _TOP_KEYS = ("name", "description", "model", "defaults", "cases")
 _MODEL_KEYS = ("name", "args", "apply_chat_template", "device", "batch_size", "gen_kwargs")
 _PRICING_KEYS = ("input_per_million_usd", "output_per_million_usd")
-_SETTING_KEYS = ("trials", "mode", "instructions", "theme", "pricing", "expect")
+_SETTING_KEYS = ("trials", "mode", "instructions", "framework", "style", "theme", "pricing", "expect")
 _SELECT_KEYS = ("tags", "category")
 _RULE_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
@@ -84,7 +88,8 @@ class CaseSettings:
     trials: int = 1
     mode: str = "model"
     instructions: str = "none"
-    theme: str = "default"
+    framework: str = "vanilla"
+    style: str = "default"
     # Prices per million tokens in US dollars, for the estimated cost of each trial.
     pricing: ModelPrice | None = None
     expect: Expectations = field(default_factory=Expectations)
@@ -93,6 +98,16 @@ class CaseSettings:
     def generates(self) -> bool:
         """The model writes this case's pages (model and repair mode), not its examples."""
         return self.mode in ("model", "repair")
+
+    @property
+    def variant(self) -> PromptVariant:
+        """The prompt variant: framework and style (lm_eval_a11y/variants.py)."""
+        return PromptVariant(self.framework, self.style)
+
+    @property
+    def theme(self) -> str:
+        """The style under its earlier name."""
+        return self.style
 
 
 @dataclass(frozen=True)
@@ -362,8 +377,13 @@ def _settings(f: _Fields, data: Mapping[str, Any], where: str) -> dict[str, _Sta
             out[key] = _Stated(f.whole(value, at, 1, MAX_TRIALS), at)
         elif key == "mode":
             out[key] = _Stated(f.choice(value, at, MODES), at)
-        elif key in ("instructions", "theme"):
-            out[key] = _Stated(_variants(f, value, at, INSTRUCTIONS if key == "instructions" else THEMES), at)
+        elif key in ("instructions", "framework"):
+            out[key] = _Stated(_variants(f, value, at, INSTRUCTIONS if key == "instructions" else FRAMEWORKS), at)
+        elif key in ("style", "theme"):
+            if "style" in data and "theme" in data:
+                raise f.error(at, "theme is the earlier name of style; state one of the two")
+            # Stored as style, so a case's `style` replaces the defaults' `theme` and vice versa.
+            out["style"] = _Stated(_variants(f, value, at, STYLES), at)
         elif key == "pricing":
             out[key] = _Stated(_pricing(f, value, at), at)
         else:
@@ -425,21 +445,23 @@ def _resolve(f: _Fields, case: Case, stated: dict[str, _Stated], entry: int) -> 
             "contradicts must_pass: true (every trial passes); state one of the two",
         )
     instructions = stated["instructions"].value if "instructions" in stated else (base.instructions,)
-    themes = stated["theme"].value if "theme" in stated else (base.theme,)
-    if mode == "reference":  # the example pages are fixed: one run, and a note says the rest is unused
+    frameworks = stated["framework"].value if "framework" in stated else (base.framework,)
+    styles = stated["style"].value if "style" in stated else (base.style,)
+    if mode == "reference":  # no prompt is sent: one run, and a note says the instructions are unused
         instructions = (next((i for i in instructions if i != base.instructions), base.instructions),)
-        themes = (next((t for t in themes if t != base.theme), base.theme),)
     return [
         CaseSettings(
             trials=stated["trials"].value if "trials" in stated else base.trials,
             mode=mode,
             instructions=instruction,
-            theme=theme,
+            framework=framework,
+            style=style,
             pricing=stated["pricing"].value if "pricing" in stated else None,
             expect=Expectations(**expect),
         )
         for instruction in instructions
-        for theme in themes
+        for framework in frameworks
+        for style in styles
     ]
 
 
@@ -533,6 +555,7 @@ def parse_suite(data: Any, path: Path, cases: Sequence[Case] | None = None) -> S
         for settings in _resolve(f, by_id[case_id], stated, index)
     ]
     notes: list[str] = []
+    resolved = _reference_variants(f, resolved, notes)
     needs_model = [c for c in resolved if c.settings.generates]
     if needs_model and model is None:
         first = needs_model[0]
@@ -548,15 +571,60 @@ def parse_suite(data: Any, path: Path, cases: Sequence[Case] | None = None) -> S
         c.id
         for c in resolved
         if c.settings.mode == "reference"
-        and (
-            c.settings.pricing is not None
-            or (c.settings.instructions, c.settings.theme) != (base.instructions, base.theme)
-        )
+        and (c.settings.pricing is not None or c.settings.instructions != base.instructions)
     ]
     if unused:
-        shown = ", ".join(unused[:5]) + (" ..." if len(unused) > 5 else "")
-        notes.append(f"pricing, instructions and theme are not used in reference mode (case(s) {shown})")
+        shown = _few(list(dict.fromkeys(unused)))
+        notes.append(f"pricing and instructions are not used in reference mode (case(s) {shown})")
     return Suite(Path(path), name, description.strip(), model, tuple(resolved), tuple(notes))
+
+
+def _few(items: Sequence[str]) -> str:
+    return ", ".join(items[:5]) + (" ..." if len(items) > 5 else "")
+
+
+def _reference_variants(f: _Fields, resolved: list[SuiteCase], notes: list[str]) -> list[SuiteCase]:
+    """The reference variants that have pages to run, in order; the others are left out with a note.
+
+    A reference trial of a variant is one of the case's passing pages declared for it (its
+    ``framework`` and ``style``, lm_eval_a11y/cases.py). A case whose only variant is the default
+    one is left as it is (a case without a passing page fails when the run plans its pages, as
+    ever); a case none of whose variants has a page is an error: the file asks for pages that
+    do not exist."""
+    from lm_eval_a11y.cases import CaseError, load_examples
+
+    groups: dict[str, list[SuiteCase]] = {}
+    for c in resolved:
+        if c.settings.mode == "reference":
+            groups.setdefault(c.id, []).append(c)
+    dropped: dict[str, list[str]] = {}
+    keep: set[int] = set()
+    for case_id, variants in groups.items():
+        if [v.settings.variant.is_default for v in variants] == [True]:
+            keep.add(id(variants[0]))
+            continue
+        try:
+            pages = {e.variant for e in load_examples(variants[0].case) if e.verdict == "pass"}
+        except CaseError as err:
+            raise SuiteError(str(err)) from None
+        having = [v for v in variants if v.settings.variant in pages]
+        if not having:
+            first = variants[0]
+            asked = ", ".join(v.settings.variant.label for v in variants)
+            has = ", ".join(sorted(p.label for p in pages)) or "none"
+            raise f.error(
+                f"cases[{first.entry}]",
+                f"case {case_id!r} runs in reference mode as {asked}, but no passing example page of it is "
+                f"declared for that framework and style (its pages answer: {has}); add such a page or "
+                "drop framework and style for this case",
+            )
+        keep.update(id(v) for v in having)
+        for v in variants:
+            if id(v) not in keep:
+                dropped.setdefault(v.settings.variant.label, []).append(case_id)
+    for label, case_ids in sorted(dropped.items()):
+        notes.append(f"reference variant {label} not run: no passing example page for it (case(s) {_few(case_ids)})")
+    return [c for c in resolved if c.settings.mode != "reference" or id(c) in keep]
 
 
 def load_suite(path: Path, cases: Sequence[Case] | None = None) -> Suite:

@@ -10,7 +10,8 @@ that hangs the evaluator, each is a failed trial with a status and a reason.
 
 What is sent (docs/suites.md, "Prompts"):
 
-- the case's prompt, as the lm-eval task sends it; ``theme: dark`` appends :data:`DARK_THEME`;
+- the case's prompt, as the lm-eval task sends it, asked in the case's prompt variant (``framework``
+  and ``style`` append a sentence each: lm_eval_a11y/variants.py);
 - ``instructions: full`` adds the system instruction of the ``a11y_html_instructed`` task word for
   word, ``minimal`` a short one (:data:`INSTRUCTIONS_TEXT`), ``none`` nothing; with
   ``apply_chat_template`` it is the system message, without it is put before the prompt;
@@ -35,7 +36,6 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from lm_eval_a11y.cases import Case
-from lm_eval_a11y.dataset import case_rows
 from lm_eval_a11y.extract import Extraction, extract_html
 from lm_eval_a11y.observation import Observation
 from lm_eval_a11y.pricing import ModelPrice
@@ -43,8 +43,9 @@ from lm_eval_a11y.records import Verdict, build_record, judge
 from lm_eval_a11y.scoring import decided_violations, generation_cost, score_observation, unmet_requirements
 from lm_eval_a11y.suite.expectations import Trial
 from lm_eval_a11y.suite.file import ModelSpec, Suite, SuiteCase
-from lm_eval_a11y.suite.run import TrialRecord, trial_of, variant_task
+from lm_eval_a11y.suite.run import TrialRecord, suite_row, trial_of, variant_task
 from lm_eval_a11y.tokens import TokenizerUnavailableError, counter_for, parse_model_args, tokenizer_source
+from lm_eval_a11y.variants import DEFAULT_VARIANT, STYLE_TEXT, PromptVariant
 
 if TYPE_CHECKING:
     from lm_eval_a11y.engine.evaluator import Evaluator
@@ -81,7 +82,7 @@ INSTRUCTIONS_TEXT: Mapping[str, str] = {
     "full": "Make the page accessible: follow WCAG 2.2 level AA, use semantic HTML, and make every control "
     "work with a keyboard and a screen reader.",
 }
-DARK_THEME = "Use a dark colour scheme: light text on a dark background."
+DARK_THEME = STYLE_TEXT["dark"]
 SAMPLING_TEMPERATURE = 0.8
 DEFAULT_MAX_GEN_TOKS = 4096
 NO_HTML = "no-html"
@@ -170,11 +171,10 @@ def gen_kwargs_for(spec: ModelSpec, trials: int) -> dict[str, Any]:
 # ------------------------------------------------------------------------------ prompts
 
 
-def prompt_messages(case: Case, instructions: str, theme: str) -> list[dict[str, str]]:
-    """The chat of a first turn: an optional system instruction, then the case's prompt."""
-    prompt = case.prompt.rstrip()
-    if theme == "dark":
-        prompt = f"{prompt}\n\n{DARK_THEME}"
+def prompt_messages(case: Case, instructions: str, variant: PromptVariant = DEFAULT_VARIANT) -> list[dict[str, str]]:
+    """The chat of a first turn: an optional system instruction, then the case's prompt asked in
+    ``variant`` (the default variant sends it as the case wrote it)."""
+    prompt = variant.prompt(case.prompt.rstrip())
     system = INSTRUCTIONS_TEXT[instructions]
     return ([{"role": "system", "content": system}] if system else []) + [{"role": "user", "content": prompt}]
 
@@ -421,7 +421,7 @@ def model_trials(
             r,
             tuple(
                 (m["role"], m["content"])
-                for m in prompt_messages(case.case, case.settings.instructions, case.settings.theme)
+                for m in prompt_messages(case.case, case.settings.instructions, case.settings.variant)
             ),
         )
         for i, case in enumerate(suite.cases)
@@ -433,7 +433,7 @@ def model_trials(
     chat = spec.apply_chat_template
     counter = token_counter(spec, lm)
     _seed()
-    rows = {i: case_rows([c.case])[0] for i, c in enumerate(suite.cases)}
+    rows = {i: suite_row(c) for i, c in enumerate(suite.cases)}
 
     def case_of(plan: _Plan) -> SuiteCase:
         return suite.cases[plan.case_index]
@@ -549,7 +549,8 @@ def _record(
         "trial": plan.round + 1,
         "mode": settings.mode,
         "instructions": settings.instructions,
-        "theme": settings.theme,
+        "framework": settings.framework,
+        "style": settings.style,
         "first_try_passed": first_passed,
         "repaired": repair is not None,
         "input_tokens": tokens_in,

@@ -1,6 +1,6 @@
 """A suite run written the way lm-eval writes a run, so ``a11y-eval report`` and ``rescore`` read it.
 
-Every variant of the suite (mode, instructions, theme: :func:`~lm_eval_a11y.suite.run.variant_task`)
+Every variant of the suite (mode, instructions, framework and style: :func:`~lm_eval_a11y.suite.run.variant_task`)
 is one lm-eval *task*: one ``samples_<variant>_<date>.jsonl`` with a line per case (its trials as
 the doc's repeats, their sample records in ``filtered_resps``) and an entry in one
 ``results_<date>.json`` holding lm-eval's ``metric,a11y`` means and standard errors. Reference
@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 from lm_eval_a11y import __version__
-from lm_eval_a11y.dataset import case_rows
 from lm_eval_a11y.pricing import ModelPrice
 from lm_eval_a11y.records import (
     aggregate_samples,
@@ -31,7 +30,7 @@ from lm_eval_a11y.records import (
     write_samples_file,
 )
 from lm_eval_a11y.suite.file import ModelSpec
-from lm_eval_a11y.suite.run import REFERENCE_TASK, CaseRun, SuiteRun, variant_task
+from lm_eval_a11y.suite.run import CaseRun, SuiteRun, suite_row, variant_task
 
 __all__ = ["LM_EVAL_FOLDER", "write_lm_eval_output", "write_report"]
 
@@ -40,7 +39,7 @@ LM_EVAL_FOLDER = "lm-eval"
 
 
 def _line(doc_id: int, run: CaseRun, gen_kwargs: dict[str, Any] | None) -> dict[str, Any]:
-    row = case_rows([run.case.case])[0]
+    row = suite_row(run.case)
     records = [r.record for r in run.trials if r.record is not None]
     first = run.trials[0] if run.trials else None
     context = None
@@ -73,7 +72,7 @@ def write_lm_eval_output(run: SuiteRun, out_dir: Path, model: ModelSpec | None =
         if not any(r.record is not None for r in case_run.trials):
             continue
         task = variant_task(case_run.case.settings)
-        group = "reference" if task == REFERENCE_TASK else "model"
+        group = "reference" if case_run.case.settings.mode == "reference" else "model"
         groups.setdefault(group, {}).setdefault(task, []).append(case_run)
     written: list[Path] = []
     stamp = utc_stamp(fraction=True)
@@ -96,7 +95,12 @@ def write_lm_eval_output(run: SuiteRun, out_dir: Path, model: ModelSpec | None =
                 "output_type": "generate_until",
                 "repeats": trials,
                 "generation_kwargs": None if spec is None else gen_kwargs_for(spec, trials),
-                "metadata": {"suite": run.suite.name, "variant": task},
+                "metadata": {
+                    "suite": run.suite.name,
+                    "variant": task,
+                    "framework": case_runs[0].case.settings.framework,
+                    "style": case_runs[0].case.settings.style,
+                },
             }
         data = {
             "results": results,

@@ -28,6 +28,7 @@ from lm_eval_a11y.observation import Observation
 from lm_eval_a11y.scoring import SampleScore, decided_violations, score_observation
 from lm_eval_a11y.suite.expectations import CaseOutcome, SuiteTotals, Trial, judge_case, suite_totals
 from lm_eval_a11y.suite.file import CaseSettings, Suite, SuiteCase, SuiteError
+from lm_eval_a11y.variants import sample_id, variant_row
 
 if TYPE_CHECKING:
     from lm_eval_a11y.engine.evaluator import Evaluator
@@ -38,6 +39,7 @@ __all__ = [
     "CaseRun",
     "SuiteRun",
     "TrialRecord",
+    "case_sample_id",
     "finish_run",
     "now_utc",
     "passing_examples",
@@ -45,6 +47,7 @@ __all__ = [
     "reference_trials",
     "run_reference",
     "suite_json",
+    "suite_row",
     "trial_of",
     "variant_task",
 ]
@@ -108,22 +111,25 @@ class SuiteRun:
 def variant_task(settings: CaseSettings) -> str:
     """The task name of a case's variant in the run's samples files and report columns.
 
-    A variant is the mode with the prompt variants that differ from the defaults, e.g. ``model``,
-    ``model_instructions-full`` or ``repair_instructions-minimal_dark-theme``: cases that share one
-    are one column of the report, so variants of the same cases stand side by side."""
-    if settings.mode == "reference":
-        return REFERENCE_TASK
+    The mode with the instruction setting when it is not the default (``model``,
+    ``model_instructions-full``), then, for a prompt variant other than the default,
+    ``@`` and its key (lm_eval_a11y/variants.py): ``reference@react``,
+    ``model_instructions-full@react+dark``. Cases that share one are one column of the report,
+    so variants of the same cases stand side by side."""
     parts = [settings.mode]
-    if settings.instructions != "none":
+    if settings.mode != "reference" and settings.instructions != "none":
         parts.append(f"instructions-{settings.instructions}")
-    if settings.theme != "default":
-        parts.append(f"{settings.theme}-theme")
-    return "_".join(parts)
+    base = REFERENCE_TASK if settings.mode == "reference" else "_".join(parts)
+    variant = settings.variant
+    return base if variant.is_default else f"{base}@{variant.key}"
 
 
 def passing_examples(case: SuiteCase) -> tuple[Example, ...]:
-    """The case's example pages whose expected verdict is pass (named ``pass-*.html``)."""
-    return tuple(e for e in load_examples(case.case) if e.verdict == "pass")
+    """The case's example pages whose expected verdict is pass (named ``pass-*.html``) and that
+    answer the case's prompt variant (a page says its framework and style; by default vanilla
+    and default)."""
+    variant = case.settings.variant
+    return tuple(e for e in load_examples(case.case) if e.verdict == "pass" and e.variant == variant)
 
 
 def trial_of(
@@ -165,6 +171,19 @@ def reference_plan(suite: Suite) -> list[tuple[int, int, Example]]:
     return plan
 
 
+def suite_row(case: SuiteCase) -> dict[str, Any]:
+    """The dataset row of a case as its variant asks it: the prompt sent and, for a variant other
+    than the default, the ``variant``, ``framework``, ``style`` and ``sample_id`` columns."""
+    from lm_eval_a11y.dataset import case_rows
+
+    return variant_row(case_rows([case.case])[0], case.settings.variant)
+
+
+def case_sample_id(case: SuiteCase) -> str:
+    """``<case>@<variant>``, the case id alone for the default variant."""
+    return sample_id(case.id, case.settings.variant)
+
+
 def now_utc() -> str:
     return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
@@ -176,7 +195,6 @@ def reference_trials(
 
     Each trial carries a sample record of the page, so that a reference run can be written as
     lm-eval output and shown in the HTML report like a model run."""
-    from lm_eval_a11y.dataset import case_rows
     from lm_eval_a11y.extract import Extraction
     from lm_eval_a11y.records import build_record, judge
 
@@ -184,7 +202,7 @@ def reference_trials(
     if not plan:
         return {}, None
     pairs = [(suite.cases[i].case, example.html) for i, _, example in plan]
-    names = [f"{suite.cases[i].id}-{example.name}-{r}" for i, r, example in plan]
+    names = [f"{case_sample_id(suite.cases[i])}-{example.name}-{r}" for i, r, example in plan]
     observations = evaluator.evaluate_many(pairs, names=names, progress=progress)
     per_case: dict[int, list[TrialRecord]] = {}
     for (index, round_, example), obs in zip(plan, observations, strict=True):
@@ -193,12 +211,12 @@ def reference_trials(
         # Judged once: the trial and the sample record share the verdict.
         verdict = judge(obs, html_found=True, truncated=False)
         extraction = Extraction(example.html, True, False, "reference-example")
-        record = build_record(case_rows([case.case])[0], extraction, obs, verdict=verdict)
+        record = build_record(suite_row(case), extraction, obs, verdict=verdict)
         base = trial_of(obs, label, round_ + 1, example.name, score=verdict.score)
         per_case.setdefault(index, []).append(
             replace(
                 base,
-                task=REFERENCE_TASK,
+                task=variant_task(case.settings),
                 response=example.html,
                 record=record,
                 evaluation_ms=obs.timings.total_ms,
@@ -279,7 +297,10 @@ def _case_json(run: CaseRun) -> dict[str, Any]:
         "mode": settings.mode,
         "trials_requested": settings.trials,
         "instructions": settings.instructions,
-        "theme": settings.theme,
+        "framework": settings.framework,
+        "style": settings.style,
+        "theme": settings.style,
+        "sample_id": case_sample_id(run.case),
         "variant": variant_task(settings),
         "expect": settings.expect.stated(),
         "passed": outcome.passed,

@@ -140,5 +140,11 @@ def test_lm_eval_lists_the_task_family() -> None:
         "a11y_html_pages",
         "a11y_html_content",
         "a11y_html_by_category",
+        "a11y_html_react",
+        "a11y_html_dark",
+        "a11y_html_modern",
+        "a11y_html_react_dark",
+        "a11y_html_react_modern",
+        "a11y_html_variants",
     ):
         assert name in listing, f"{name} missing from lm_eval ls tasks"

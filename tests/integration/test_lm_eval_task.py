@@ -22,6 +22,7 @@ from lm_eval_a11y.cases import Case, CaseError, Example, load_cases, load_exampl
 from lm_eval_a11y.records import SCHEMA
 from lm_eval_a11y.resources import tasks_dir
 from lm_eval_a11y.scoring import mean_stderr
+from lm_eval_a11y.variants import FRAMEWORK_TEXT, STYLE_TEXT
 
 
 def _pick(count: int) -> dict[Case, tuple[Example, ...]]:
@@ -209,3 +210,40 @@ def test_instructed_task_with_chat_template_puts_the_instruction_in_the_system_t
     assert f"<|user|>\n{CASES[0].prompt}" in context
     metrics = results["results"]["a11y_html_instructed"]
     assert metrics["pass,a11y"] == expected(CASES[0], EXAMPLES[CASES[0].id][0])["pass"]
+
+
+def test_a_variant_task_asks_in_its_variant_and_names_it_in_samples_and_results() -> None:
+    """a11y_html_react_dark: the prompt gains the React and the dark sentence (after the case's
+    own words, in that order), every doc and record says react+dark and <case>@react+dark, the
+    results name the variant, and the numbers are those of the pages answered, as in a11y_html."""
+    lm = ExampleLM(offset=0)
+    results = run("a11y_html_react_dark", lm)
+    for case, context in zip(CASES, lm.contexts, strict=True):
+        assert context.endswith(f"{case.prompt}\n\n{FRAMEWORK_TEXT['react']}\n\n{STYLE_TEXT['dark']}")
+    assert results["configs"]["a11y_html_react_dark"]["metadata"]["variant"] == "react+dark"
+    metrics = results["results"]["a11y_html_react_dark"]
+    firsts = [(case, EXAMPLES[case.id][0]) for case in CASES]
+    assert metrics["pass,a11y"] == pytest.approx(mean([expected(c, ex)["pass"] for c, ex in firsts]))
+    samples = results["samples"]["a11y_html_react_dark"]
+    assert [s["doc"]["sample_id"] for s in samples] == [f"{c.id}@react+dark" for c in CASES]
+    for sample, (case, example) in zip(samples, firsts, strict=True):
+        assert (sample["doc"]["variant"], sample["doc"]["framework"], sample["doc"]["style"]) == (
+            "react+dark",
+            "react",
+            "dark",
+        )
+        ((raw,),) = sample["filtered_resps"]
+        record = json.loads(raw)
+        assert (record["variant"], record["sample_id"]) == ("react+dark", f"{case.id}@react+dark")
+        assert record["score"]["verdict"] == example.verdict
+
+
+def test_the_default_task_logs_no_variant() -> None:
+    """a11y_html's docs and records stay as they were: no variant columns, the case's prompt alone."""
+    lm = ExampleLM(offset=0)
+    results = run("a11y_html", lm, limit=1)
+    (sample,) = results["samples"]["a11y_html"]
+    assert not {"variant", "framework", "style", "sample_id"} & set(sample["doc"])
+    assert sample["doc"]["prompt"] == CASES[0].prompt
+    ((raw,),) = sample["filtered_resps"]
+    assert not {"variant", "sample_id"} & set(json.loads(raw))

@@ -155,7 +155,7 @@ def test_model_mode_fails_its_gate_with_a_readable_list(
     assert disclosure["variant"] == "model_instructions-full"
     assert [c["variant"] for c in result["cases"] if c["id"] == "breadcrumb"] == [
         "model_instructions-full",
-        "model_instructions-full_dark-theme",
+        "model_instructions-full@dark",
     ]
 
 
@@ -202,11 +202,11 @@ def test_report_and_samples_of_a_suite_run(model_run: dict[str, Any]) -> None:
     themes side by side), and its report, with the suite section, passes axe with zero violations."""
     out = model_run["out"]
     series = {s.task: s for s in load_runs([out])}  # `a11y-eval report DIR` finds them
-    assert sorted(series) == ["model_instructions-full", "model_instructions-full_dark-theme"]
+    assert sorted(series) == ["model_instructions-full", "model_instructions-full@dark"]
     assert (
         sorted(x.case_id for x in series["model_instructions-full"].samples) == ["breadcrumb"] * 2 + ["disclosure"] * 2
     )
-    assert [x.case_id for x in series["model_instructions-full_dark-theme"].samples] == ["breadcrumb"] * 2
+    assert [x.case_id for x in series["model_instructions-full@dark"].samples] == ["breadcrumb"] * 2
     for s in series.values():
         assert all(x.tokens is not None for x in s.samples) and s.repeats == 2
     html = (out / "report.html").read_text(encoding="utf-8")
@@ -227,7 +227,7 @@ def test_rescore_reads_a_suite_run(model_run: dict[str, Any], capsys: pytest.Cap
     assert main(["rescore", str(out), "--from-observations", "--out", str(out / "rescored")]) == 0
     printed = capsys.readouterr().out
     assert "model_instructions-full: 2 docs re-scored" in printed
-    assert "model_instructions-full_dark-theme: 1 docs re-scored" in printed
+    assert "model_instructions-full@dark: 1 docs re-scored" in printed
     assert len(list((out / "rescored").glob("samples_*.jsonl"))) == 2
 
 

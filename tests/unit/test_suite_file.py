@@ -289,8 +289,8 @@ def test_a_reference_suite_may_carry_a_model_block_which_is_noted(tmp_path: Path
 
 
 def test_settings_reference_mode_does_not_use_are_noted(tmp_path: Path) -> None:
-    suite = load_suite(_write(tmp_path, ref("{id: link, theme: dark}, {id: breadcrumb}")))
-    assert suite.notes == ("pricing, instructions and theme are not used in reference mode (case(s) link)",)
+    suite = load_suite(_write(tmp_path, ref("{id: link, instructions: full}, {id: breadcrumb}")))
+    assert suite.notes == ("pricing and instructions are not used in reference mode (case(s) link)",)
 
 
 def test_lists_of_prompt_variants_run_a_case_once_per_combination(tmp_path: Path) -> None:
@@ -311,10 +311,10 @@ def test_lists_of_prompt_variants_run_a_case_once_per_combination(tmp_path: Path
     ]
 
 
-def test_a_reference_case_runs_once_whatever_variants_it_lists(tmp_path: Path) -> None:
+def test_a_reference_case_runs_once_whatever_instructions_it_lists(tmp_path: Path) -> None:
     suite = load_suite(_write(tmp_path, ref("{id: link, instructions: [none, full]}")))
     assert [c.id for c in suite.cases] == ["link"]
-    assert suite.notes == ("pricing, instructions and theme are not used in reference mode (case(s) link)",)
+    assert suite.notes == ("pricing and instructions are not used in reference mode (case(s) link)",)
 
 
 @pytest.mark.parametrize("name", ["self-test.yaml", "release-gate.yaml", "smoke-model.yaml"])

@@ -28,6 +28,7 @@ from lm_eval_a11y.suite.model import (
     render_context,
     repair_request,
 )
+from lm_eval_a11y.variants import PromptVariant
 
 GOLDEN = Path(__file__).resolve().parents[1] / "fixtures" / "observations" / "reveal-photo.json"
 
@@ -38,16 +39,16 @@ def test_full_instructions_are_the_instructed_task_word_for_word() -> None:
 
 
 @pytest.mark.parametrize(
-    ("instructions", "theme", "roles", "ends_with"),
+    ("instructions", "style", "roles", "ends_with"),
     [
         ("none", "default", ["user"], "inline."),
         ("minimal", "default", ["system", "user"], "inline."),
         ("full", "dark", ["system", "user"], DARK_THEME),
     ],
 )
-def test_prompt_variants(instructions: str, theme: str, roles: list[str], ends_with: str) -> None:
+def test_prompt_variants(instructions: str, style: str, roles: list[str], ends_with: str) -> None:
     case = get_case("breadcrumb")
-    messages = prompt_messages(case, instructions, theme)
+    messages = prompt_messages(case, instructions, PromptVariant(style=style))
     assert [m["role"] for m in messages] == roles
     assert messages[-1]["content"].startswith(case.prompt.strip()[:40])
     assert messages[-1]["content"].endswith(ends_with)
@@ -56,7 +57,7 @@ def test_prompt_variants(instructions: str, theme: str, roles: list[str], ends_w
 
 
 def test_without_a_chat_template_the_turns_are_plain_text() -> None:
-    messages = prompt_messages(get_case("breadcrumb"), "minimal", "default")
+    messages = prompt_messages(get_case("breadcrumb"), "minimal")
     text = render_context(None, messages, chat=False)
     assert text.startswith("Make the page accessible.\n\n") and text.endswith(messages[-1]["content"])
 
@@ -113,7 +114,7 @@ def test_an_api_models_chat_context_reaches_it_unchanged() -> None:
         def apply_chat_template(self, chat: list[dict[str, str]], add_generation_prompt: bool = True) -> JsonChatStr:
             return JsonChatStr(json.dumps(chat))
 
-    messages = prompt_messages(get_case("breadcrumb"), "full", "default")
+    messages = prompt_messages(get_case("breadcrumb"), "full")
     context = render_context(ApiLike(), messages, chat=True)
     assert isinstance(context, JsonChatStr)
     assert json.loads(context_text(context)) == messages
