@@ -6,6 +6,7 @@ docs/generic.md says what each asserts, its bounds and what it cannot see.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from lm_eval_a11y.checks import Outcome, Session, best_practice, failed, not_applicable, passed, requirement
@@ -34,6 +35,8 @@ MAX_FOCUS_CHECKS = 4
 FRAME_TAGS = ("iframe", "frame", "object", "embed")
 # WCAG 1.4.10: content reflows at 320 CSS pixels wide (1280 at 400 % zoom).
 REFLOW_WIDTH = 320
+# What a skip link says it does: skip or jump to, bypass, or go to the main content.
+SKIP_LINK_WORDS = re.compile(r"\b(skip|jump|bypass)|\b(main|content)\b", re.IGNORECASE)
 
 
 def _more(total: int) -> str:
@@ -223,6 +226,12 @@ async def skip_link_moves_focus(s: Session) -> Outcome:
     href = (first.attr("href") or "") if first is not None and first.tag == "a" else ""
     if first is None or not href.startswith("#") or len(href) < 2:
         return not_applicable("The first Tab stop is not a link to a place on the page")
+    said = f"{first.name} {first.text}"
+    if not SKIP_LINK_WORDS.search(said):
+        return not_applicable(
+            f"The first Tab stop {first.describe()} links to {href!r} but does not say it skips to content: "
+            "an ordinary link, not a skip link"
+        )
     name = href[1:]
     quoted = name.replace("\\", "\\\\").replace('"', '\\"')
     target = await s.find(f'[id="{quoted}"]') or await s.find(f'a[name="{quoted}"]')
