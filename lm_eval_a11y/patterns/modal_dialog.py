@@ -119,9 +119,12 @@ class ModalDialog:
         for ident in dict.fromkeys(ids):
             quoted = ident.replace("\\", "\\\\").replace("'", "\\'")
             target = await s.find(f"[id='{quoted}']")
-            if target is not None and not await s.contains(dialog, target):
-                if target.ref == where.ref or await s.contains(target, where):
-                    return f"an element the {'trigger' if ident in _ids(trigger) else 'dialog'} refers to"
+            if (
+                target is not None
+                and not await s.contains(dialog, target)
+                and (target.ref == where.ref or await s.contains(target, where))
+            ):
+                return f"an element the {'trigger' if ident in _ids(trigger) else 'dialog'} refers to"
         groups = [g for g in await s.find_all(_GROUPS) if await s.contains(g, trigger)]
         # The innermost group holding the trigger: the one no other of them is inside.
         innermost = None
