@@ -10,7 +10,13 @@ import re
 from typing import TYPE_CHECKING
 
 from lm_eval_a11y.checks import Outcome, Session, best_practice, failed, not_applicable, passed, requirement
-from lm_eval_a11y.generic.mouse_only import HOVER_EVENTS, MOVE_EVENTS, hover_only_content
+from lm_eval_a11y.generic.mouse_only import (
+    HOVER_EVENTS,
+    MAX_LABEL_TRIES,
+    MOVE_EVENTS,
+    focuses_labelled_control,
+    hover_only_content,
+)
 
 if TYPE_CHECKING:
     from lm_eval_a11y.engine.elements import KeyboardFacts
@@ -112,6 +118,15 @@ async def mouse_targets_keyboard_operable(s: Session) -> Outcome:
     problems = [
         (fact, problem) for fact in facts if (problem := _keyboard_problem(fact, mouse_types.get(fact.ref))) is not None
     ]
+    # A label of a control (aria-labelledby) whose click only moves focus there: Tab does that.
+    labels = []
+    for fact, _problem in problems[:MAX_LABEL_TRIES]:
+        if not fact.tab_stop and (control := await focuses_labelled_control(s, fact.ref)):
+            labels.append((fact, control))
+    label_note = ""
+    if labels:
+        problems = [(fact, problem) for fact, problem in problems if fact not in {f for f, _ in labels}]
+        label_note = f"; a click on {len(labels)} label(s) only focuses the control they name ({labels[0][1]})"
     # Hovering and the keyboard walk change the page: judged once the facts above are read.
     hover_named, hover_note = await _hover_only(s, hovering)
     if truncated:
@@ -123,7 +138,7 @@ async def mouse_targets_keyboard_operable(s: Session) -> Outcome:
             return failed(f"The first {MAX_LISTENED} elements listened on are keyboard operable{problems_note}")
         return passed(
             f"All {len(facts)} element(s) that listen for the mouse or look clickable work from the keyboard"
-            f"{hover_note}"
+            f"{label_note}{hover_note}"
         )
     named = []
     for fact, problem in problems[:NAMED]:
