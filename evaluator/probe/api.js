@@ -15,6 +15,7 @@ import { internalsCandidates, noteComputed } from './extra-rules.js';
 import { focusClip, pixelsDiffer, restlessAround, stopKind } from './focus-ring.js';
 import { quietReset } from './focus-start.js';
 import { keyboardFacts, pointerCursors } from './keyboard-reach.js';
+import { dragLooking, hiddenContent, shownAmong } from './mouse-only.js';
 import { countEnd, countSeen } from './node-count.js';
 import { overflowingText } from './reflow.js';
 import { element, refOf } from './refs.js';
@@ -210,6 +211,9 @@ globalThis.__a11yProbe = Object.freeze({
   walkFingerprint,
   modalDialog,
   hoverTargets,
+  hiddenContent,
+  shownAmong,
+  dragLooking,
   openers,
   scrollRoom,
 });

@@ -22,11 +22,15 @@ export function stopKind(el) {
 // within the clip, where the caret blinks: only a change outside it shows focus.
 //
 // A form control's labels are looked at too: a custom checkbox hides its input and draws focus
-// on the label.
+// on the label. So are the element's descendants (the first MAX_DESCENDANTS): a link may draw its
+// indicator on the image inside it while its own box is a strip with no height.
+const MAX_DESCENDANTS = 64;
 export function focusClip(ref, pad) {
   const el = element(ref);
   const rect = el.getBoundingClientRect();
-  const boxes = [rect, ...Array.from(el.labels || []).map((label) => label.getBoundingClientRect())]
+  const inner = Array.from(el.querySelectorAll('*')).slice(0, MAX_DESCENDANTS);
+  const boxes = [rect, ...Array.from(el.labels || []).map((label) => label.getBoundingClientRect()),
+    ...inner.map((child) => child.getBoundingClientRect())]
     .filter((box) => box.width > 0 && box.height > 0);
   if (boxes.length === 0) {
     return null;

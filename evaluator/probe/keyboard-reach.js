@@ -139,7 +139,10 @@ export function keyboardFacts(refList, keyRefs, rootKeys, clickRefs, rootClicks)
       return fact;
     }
     fact.backdrop = isBackdrop(el);
-    fact.disabled = el.matches(':disabled') || el.closest('[aria-disabled="true" i]') !== null;
+    // Inert content takes no click either. (The page behind a modal <dialog> is judged all the
+    // same: a dialog open at load, a cookie banner, is closed by the visitor next.)
+    fact.disabled = el.matches(':disabled') || el.closest('[aria-disabled="true" i]') !== null
+      || el.closest('[inert]') !== null;
     fact.role = safeRole(el);
     fact.control = controlKind(el);
     fact.tab_stop = inTabOrder(el);

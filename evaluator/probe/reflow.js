@@ -14,6 +14,14 @@ const TWO_DIMENSIONAL = 'table, pre, code, kbd, samp, img, picture, svg, canvas,
 // view is not content). A horizontally scrolling container that fits the viewport and is not the
 // page's main content (a row of chips, a toolbar) may hold what it scrolls to. At most `limit`,
 // widest first, with the document's width.
+function contentBox(el) {
+  const r = el.getBoundingClientRect();
+  const s = getComputedStyle(el);
+  const left = r.left + parseFloat(s.borderLeftWidth) + parseFloat(s.paddingLeft);
+  const right = r.right - parseFloat(s.borderRightWidth) - parseFloat(s.paddingRight);
+  return { left, right, width: right - left, height: r.height };
+}
+
 export function overflowingText(limit) {
   const width = document.documentElement.clientWidth;
   const scrolls = document.documentElement.scrollWidth > width + 1;
@@ -31,11 +39,11 @@ export function overflowingText(limit) {
     return false;
   };
   const range = document.createRange();
-  // Where the element's own text is drawn (an unbreakable word runs past its box), or its box
-  // for a form control.
+  // Where the element's own text is laid out (an unbreakable word runs past its box), or the
+  // content box of a form control (its padding and border hold no text).
   const extent = (el) => {
-    if (el.matches('input:not([type="hidden" i]), select, textarea, button')) {
-      return el.getBoundingClientRect();
+    if (el.matches('input:not([type="hidden" i]), select, textarea')) {
+      return contentBox(el);
     }
     let box = null;
     for (const node of el.childNodes) {
@@ -49,7 +57,30 @@ export function overflowingText(limit) {
           : { left: Math.min(box.left, r.left), right: Math.max(box.right, r.right), width: 2, height: 2 };
       }
     }
-    return box;
+    // A button's padding holds nothing: its text is judged, or its content box when it has none.
+    return box === null && el.localName === 'button' ? contentBox(el) : box;
+  };
+  // Where the glyphs of the element's own text end: the right edge of its last visible character
+  // on any line. A line's box may reach further than its glyphs: a space left hanging at the
+  // end of a line, the letter-spacing after the last letter.
+  const glyphsRight = (el) => {
+    const spacing = Math.max(parseFloat(getComputedStyle(el).letterSpacing) || 0, 0);
+    let right = -Infinity;
+    for (const node of el.childNodes) {
+      if (node.nodeType !== Node.TEXT_NODE) {
+        continue;
+      }
+      for (const word of node.data.matchAll(/\S+/g)) {
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        for (const r of range.getClientRects()) {
+          if (r.width > 0 && r.height > 0) {
+            right = Math.max(right, r.right - spacing);
+          }
+        }
+      }
+    }
+    return right;
   };
   const fixed = (el) => {
     for (let node = el; node; node = parentOf(node)) {
@@ -63,6 +94,16 @@ export function overflowingText(limit) {
     const rect = extent(el);
     if (rect === null || rect.right <= width + 1 || rect.width < 2 || rect.height < 2 || rect.right <= 0) {
       continue;
+    }
+    // Past the edge by its box: judged by its glyphs (form controls by their content box).
+    if (!el.matches('input, select, textarea')) {
+      const right = glyphsRight(el);
+      if (right !== -Infinity) {
+        if (right <= width + 1) {
+          continue;
+        }
+        rect.right = right;
+      }
     }
     // Wholly out of view and out of reach: an off-canvas menu, not content.
     if (rect.left >= width && (!scrolls || fixed(el))) {

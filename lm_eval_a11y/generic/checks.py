@@ -6,9 +6,17 @@ docs/generic.md says what each asserts, its bounds and what it cannot see.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from lm_eval_a11y.checks import Outcome, Session, best_practice, failed, not_applicable, passed, requirement
+from lm_eval_a11y.generic.mouse_only import (
+    HOVER_EVENTS,
+    MAX_LABEL_TRIES,
+    MOVE_EVENTS,
+    focuses_labelled_control,
+    hover_only_content,
+)
 
 if TYPE_CHECKING:
     from lm_eval_a11y.engine.elements import KeyboardFacts
@@ -34,6 +42,8 @@ MAX_FOCUS_CHECKS = 4
 FRAME_TAGS = ("iframe", "frame", "object", "embed")
 # WCAG 1.4.10: content reflows at 320 CSS pixels wide (1280 at 400 % zoom).
 REFLOW_WIDTH = 320
+# What a skip link says it does: skip or jump to, bypass, or go to the main content.
+SKIP_LINK_WORDS = re.compile(r"\b(skip|jump|bypass)|\b(main|content)\b", re.IGNORECASE)
 
 
 def _more(total: int) -> str:
@@ -72,19 +82,32 @@ async def one_h1(s: Session) -> Outcome:
     late=True,
 )
 async def mouse_targets_keyboard_operable(s: Session) -> Outcome:
-    found = await s.event_listeners(MOUSE_EVENTS + KEY_EVENTS, limit=MAX_LISTENED)
+    found = await s.event_listeners(MOUSE_EVENTS + KEY_EVENTS + HOVER_EVENTS + MOVE_EVENTS, limit=MAX_LISTENED)
     listening, truncated = found.targets, found.truncated
     on_elements = [t for t in listening if t.ref is not None and t.tag not in DOCUMENT_TAGS]
     on_document = [t for t in listening if t not in on_elements]
     mouse_types = {t.ref: set(t.types) & set(MOUSE_EVENTS) for t in on_elements}
+    # Dragging with a button held: a move listener on something that looks dragged (docs/generic.md).
+    moving = [t.ref for t in on_elements if set(t.types) & set(MOVE_EVENTS) and not mouse_types.get(t.ref)]
+    for ref in await s.probe("dragLooking", moving) if moving else []:
+        mouse_types[ref] = {"mousemove (with a button held)"}
     targets = [ref for ref, types in mouse_types.items() if types and ref is not None]
+    hovering = [t.ref for t in on_elements if t.ref is not None and set(t.types) & set(HOVER_EVENTS)]
     # Clicks heard by the whole page are delegated to elements nothing marks but their looks: the
     # pointing-hand cursor a mouse user goes by stands for them.
     delegated = any(set(t.types) & set(MOUSE_EVENTS) for t in on_document)
     if delegated:
         targets += [ref for ref in await s.pointer_cursor_elements() if ref not in mouse_types]
     if not targets:
-        return passed("No element listens for the mouse, and nothing looks clickable under a listener on the page")
+        hover_named, hover_note = await _hover_only(s, hovering)
+        if hover_named:
+            return failed(
+                f"{len(hover_named)} element(s) show content only to a mouse: {'; '.join(hover_named[:NAMED])}"
+                f"{_more(len(hover_named))}"
+            )
+        return passed(
+            f"No element listens for the mouse, and nothing looks clickable under a listener on the page{hover_note}"
+        )
     facts = await s.keyboard_facts(
         targets,
         [t.ref for t in on_elements if t.ref is not None and set(t.types) & set(KEY_EVENTS)],
@@ -95,23 +118,52 @@ async def mouse_targets_keyboard_operable(s: Session) -> Outcome:
     problems = [
         (fact, problem) for fact in facts if (problem := _keyboard_problem(fact, mouse_types.get(fact.ref))) is not None
     ]
+    # A label of a control (aria-labelledby) whose click only moves focus there: Tab does that.
+    labels = []
+    for fact, _problem in problems[:MAX_LABEL_TRIES]:
+        if not fact.tab_stop and (control := await focuses_labelled_control(s, fact.ref)):
+            labels.append((fact, control))
+    label_note = ""
+    if labels:
+        problems = [(fact, problem) for fact, problem in problems if fact not in {f for f, _ in labels}]
+        label_note = f"; a click on {len(labels)} label(s) only focuses the control they name ({labels[0][1]})"
+    # Hovering and the keyboard walk change the page: judged once the facts above are read.
+    hover_named, hover_note = await _hover_only(s, hovering)
     if truncated:
         problems_note = f"; the page listens on more than {MAX_LISTENED} elements, and the rest were not judged"
     else:
         problems_note = ""
-    if not problems:
+    if not problems and not hover_named:
         if truncated:
             return failed(f"The first {MAX_LISTENED} elements listened on are keyboard operable{problems_note}")
-        return passed(f"All {len(facts)} element(s) that listen for the mouse or look clickable work from the keyboard")
+        return passed(
+            f"All {len(facts)} element(s) that listen for the mouse or look clickable work from the keyboard"
+            f"{label_note}{hover_note}"
+        )
     named = []
     for fact, problem in problems[:NAMED]:
         element = await s.element(fact.ref)
         named.append(f"{element.describe()} {problem}")
+    named += hover_named[: max(NAMED - len(named), 0)]
+    total = len(problems) + len(hover_named)
     return failed(
-        f"{len(problems)} element(s) a mouse can work are out of the keyboard's reach: {'; '.join(named)}"
-        f"{_more(len(problems))}"
+        f"{total} element(s) a mouse can work are out of the keyboard's reach: {'; '.join(named)}"
+        f"{_more(total)}"
         f"{problems_note}"
     )
+
+
+async def _hover_only(s: Session, hovering: list[int]) -> tuple[list[str], str]:
+    """What hovering shows and the keyboard does not (see mouse_only.py), named, and a note for a
+    passing message."""
+    findings, revealing = await hover_only_content(s, hovering)
+    named = [
+        f"{f.target} shows {f.revealed} element(s) (such as {f.example}) when the pointer rests on it, and no "
+        "Tab stop or Enter on a collapsed button shows them"
+        for f in findings
+    ]
+    note = f"; the keyboard shows what hovering shows on {revealing} element(s)" if revealing and not named else ""
+    return named, note
 
 
 def _keyboard_problem(fact: KeyboardFacts, mouse_types: set[str] | None) -> str | None:
@@ -223,6 +275,12 @@ async def skip_link_moves_focus(s: Session) -> Outcome:
     href = (first.attr("href") or "") if first is not None and first.tag == "a" else ""
     if first is None or not href.startswith("#") or len(href) < 2:
         return not_applicable("The first Tab stop is not a link to a place on the page")
+    said = f"{first.name} {first.text}"
+    if not SKIP_LINK_WORDS.search(said):
+        return not_applicable(
+            f"The first Tab stop {first.describe()} links to {href!r} but does not say it skips to content: "
+            "an ordinary link, not a skip link"
+        )
     name = href[1:]
     quoted = name.replace("\\", "\\\\").replace('"', '\\"')
     target = await s.find(f'[id="{quoted}"]') or await s.find(f'a[name="{quoted}"]')

@@ -26,6 +26,14 @@ if TYPE_CHECKING:
     from lm_eval_a11y.engine.session import Session
 
 DIALOG_ROLES = ("dialog", "alertdialog")
+# What a trigger or a dialog points to with: an element these name is one the dialog is about.
+_POINTERS = ("aria-controls", "aria-describedby", "aria-labelledby", "aria-owns", "aria-details")
+# A trigger's own group: focus may go to what else it holds (the field a "Clear" button is about).
+_GROUPS = "form, fieldset, [role=group], [role=radiogroup], [role=toolbar], [role=row], [role=form], li, tr"
+
+
+def _ids(element: Element) -> set[str]:
+    return {i for attr in _POINTERS for i in (element.attr(attr) or "").split()}
 
 
 @dataclass(frozen=True)
@@ -75,27 +83,57 @@ class ModalDialog:
             return f"{how} does not close the dialog"
         return f"After {how} the dialog is out of sight, but a screen reader still reads it"
 
-    async def focus_returned(self, s: Session, trigger: Element, dialog: Element) -> bool:
-        """Focus is where the APG dialog pattern sends it when a dialog is dismissed: on the
-        element that opened it, or, when that element no longer exists (a page that re-rendered
-        its markup, a trigger removed on close), on the trigger that replaced it or on some
-        other element of the page, never dropped on the body or left in the closed dialog.
-
-        The APG's other exception, a workflow that makes another element the logical next stop
-        (after a task completed in the dialog), does not apply to Escape or Cancel: nothing was
-        completed, and the visitor may well want to open the dialog again.
-        """
+    async def focus_returned(self, s: Session, trigger: Element, dialog: Element) -> str:
+        """Where focus went after the dialog was dismissed, when that is where the APG dialog
+        pattern lets it go ('' otherwise): see :meth:`logical_place`. When the trigger no longer
+        exists (a page that re-rendered its markup, a trigger removed on close), on the trigger
+        that replaced it or on some other element of the page, never dropped on the body or left
+        in the closed dialog."""
         where = await s.active()
-        if where is None:
-            return False
-        if where.ref == trigger.ref:
-            return True
+        if where is None or await s.contains(dialog, where):
+            return ""
         if await self.trigger_exists(s, trigger):
-            return False
+            return await self.logical_place(s, trigger, dialog, where)
         replacement = await s.find(f".{self.trigger_class}")
         if replacement is not None:
-            return where.ref == replacement.ref
-        return where.visible and not await s.contains(dialog, where)
+            return "the button that replaced the one that opened it" if where.ref == replacement.ref else ""
+        return "an element of the page (the button that opened it is gone)" if where.visible else ""
+
+    @staticmethod
+    async def logical_place(s: Session, trigger: Element, dialog: Element, where: Element) -> str:
+        """Why ``where`` is a place the APG lets focus go on close while the trigger still exists
+        ('' when it is not): the trigger itself, or "a more logical element" that the dialog was
+        about: an element the trigger or the dialog points to (``aria-controls``,
+        ``aria-describedby``, ``aria-labelledby``, ``aria-owns``, ``aria-details``) or holding
+        one, or a visible element in the trigger's own group (its nearest form, fieldset, group,
+        toolbar, row, list item or table row: the field a "Clear" button is about). Anywhere
+        else (the page's first link, a heading elsewhere) is unrelated."""
+        if where.ref == trigger.ref:
+            return "the button that opened it"
+        if not where.visible:
+            return ""
+        ids = []
+        for holder in (trigger, dialog):
+            for attr in _POINTERS:
+                ids += (holder.attr(attr) or "").split()
+        for ident in dict.fromkeys(ids):
+            quoted = ident.replace("\\", "\\\\").replace("'", "\\'")
+            target = await s.find(f"[id='{quoted}']")
+            if (
+                target is not None
+                and not await s.contains(dialog, target)
+                and (target.ref == where.ref or await s.contains(target, where))
+            ):
+                return f"an element the {'trigger' if ident in _ids(trigger) else 'dialog'} refers to"
+        groups = [g for g in await s.find_all(_GROUPS) if await s.contains(g, trigger)]
+        # The innermost group holding the trigger: the one no other of them is inside.
+        innermost = None
+        for group in groups:
+            if innermost is None or await s.contains(innermost, group):
+                innermost = group
+        if innermost is not None and await s.contains(innermost, where):
+            return f"an element in the same {innermost.role or innermost.tag} as the button that opened it"
+        return ""
 
     @staticmethod
     async def trigger_exists(s: Session, trigger: Element) -> bool:
@@ -111,8 +149,17 @@ class ModalDialog:
         where = await s.active()
         place = where.describe() if where else "the page body"
         if await self.trigger_exists(s, trigger):
-            return f"After {how}, focus is on {place}, not on the trigger"
+            return (
+                f"After {how}, focus is on {place}: neither the trigger nor an element the dialog was about "
+                "(one the trigger or dialog refers to, or in the trigger's own form, fieldset or group)"
+            )
         return f"After {how}, the trigger is gone and focus is on {place}, not on an element of the page"
+
+    async def focus_place(self, s: Session, trigger: Element, dialog: Element) -> str:
+        """Where focus is now, and why it is a right place, for a passing message."""
+        where = await s.active()
+        why = await self.focus_returned(s, trigger, dialog)
+        return f"{where.describe() if where else 'the page'} ({why})"
 
     async def open(self, s: Session, *, keyboard_only: bool = False) -> tuple[Element | None, Element | None, str]:
         """Open the dialog from its trigger; returns (trigger, dialog, problem or '')."""
@@ -226,8 +273,8 @@ class ModalDialog:
 
         @requirement(
             "escape-closes",
-            "Escape closes the dialog and focus goes back to the button that opened it (or, if that button "
-            "no longer exists, to another element of the page)",
+            "Escape closes the dialog and focus goes back to the button that opened it or to an element the "
+            "dialog was about (or, if that button no longer exists, to another element of the page)",
         )
         async def escape_closes(s: Session) -> Outcome:
             trigger, dialog, problem = await pattern.open(s, keyboard_only=True)
@@ -242,7 +289,6 @@ class ModalDialog:
             )
             if problem:
                 return failed(problem)
-            where = await s.active()
-            return passed(f"Escape closes the dialog and focus returns to {where.describe() if where else 'the page'}")
+            return passed(f"Escape closes the dialog and focus goes to {await pattern.focus_place(s, trigger, dialog)}")
 
         return closed_hidden, opens_named_dialog, is_modal, focus_moves_in, focus_contained, escape_closes

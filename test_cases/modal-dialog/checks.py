@@ -29,4 +29,4 @@ async def cancel_returns_focus(s: Session) -> Outcome:
     )
     if problem:
         return failed(problem)
-    return passed("Cancel closes the dialog and focus returns to the trigger")
+    return passed(f"Cancel closes the dialog and focus goes to {await DIALOG.focus_place(s, trigger, dialog)}")
