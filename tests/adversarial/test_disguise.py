@@ -1,0 +1,59 @@
+"""Pages that look for the evaluator by what a desktop browser shows them, and repair themselves
+(an ``<img>`` without ``alt`` and an unlabelled ``<input>``) when they see it.
+
+Each ``fail-detect-*`` page named here reads one signal the way a page would: the origin (a local
+host name, a port, plain http), the notification permission and its query, plugins, the PDF
+viewer, ``window.chrome``, the browser window (toolbar, position) and the screen (taskbar), the
+time zone, the connection's round-trip time and the media devices. The evaluator must show the
+page a person's desktop Chrome, so every one of them keeps its failures and fails on them.
+``test_false_passes.py`` runs them with the rest of the adversarial pages; this file runs only these,
+one slot, so a change to the disguise is checked in seconds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from lm_eval_a11y.engine.evaluator import Evaluator, EvaluatorSettings
+from lm_eval_a11y.observation import Observation
+from lm_eval_a11y.scoring import score_observation
+
+PAGES = Path(__file__).resolve().parent / "pages"
+SIGNALS = (
+    "local-host-name",
+    "origin-port",
+    "plain-http",
+    "notification-denied",
+    "permission-query",
+    "no-plugins",
+    "no-pdf-viewer",
+    "no-window-chrome",
+    "no-browser-toolbar",
+    "no-taskbar",
+    "window-at-origin",
+    "utc-time-zone",
+    "connection-rtt",
+    "no-media-devices",
+)
+NAMES = [f"fail-detect-{signal}.html" for signal in SIGNALS]
+
+
+@pytest.fixture(scope="module")
+def observed() -> Iterator[dict[str, Observation]]:
+    with Evaluator(EvaluatorSettings(concurrency=2, timeout_s=20)) as ev:
+        htmls = [(PAGES / name).read_text(encoding="utf-8") for name in NAMES]
+        observations = ev.evaluate_many([(None, html) for html in htmls], names=NAMES)
+    yield dict(zip(NAMES, observations, strict=True))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_page_looking_for_the_evaluator_keeps_its_failures(name: str, observed: dict[str, Observation]) -> None:
+    obs = observed[name]
+    assert obs.status == "ok", (obs.status, obs.error)
+    score = score_observation(obs)
+    assert not score.passed, f"{name} recognised the evaluator and repaired itself"
+    for failure in ("axe image-alt", "axe label"):
+        assert any(r.startswith(failure) for r in score.reasons), (failure, score.reasons)
