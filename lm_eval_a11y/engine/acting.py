@@ -98,7 +98,11 @@ class UserActions(SessionBase):
         (an off-canvas menu)."""
         self._touch()
         page = self._tab.page
-        original = page.viewport_size or {"width": self._settings.viewport[0], "height": self._settings.viewport[1]}
+        # The page is laid out in its window (no emulated viewport, see disguise.py): the narrow
+        # layout is emulated for the measurement and the emulation cleared afterwards, which
+        # gives the page its window and its screen back.
+        desktop = {"width": self._settings.viewport[0], "height": self._settings.viewport[1]}
+        original = page.viewport_size or desktop
         try:
             await page.set_viewport_size({"width": width, "height": original["height"]})
             # Resize handlers run with the next frame; what they start to animate is waited for.
@@ -106,5 +110,7 @@ class UserActions(SessionBase):
             found: dict[str, Any] = await self.probe("overflowingText", limit)
         finally:
             await page.set_viewport_size(original)
+            if original == desktop:
+                await self._tab.send("Emulation.clearDeviceMetricsOverride")
         await self._acted(f"a {width} px wide window", None)
         return found

@@ -7,7 +7,8 @@ viewer, ``window.chrome``, the browser window (toolbar, position) and the screen
 time zone, the connection's round-trip time and the media devices. The evaluator must show the
 page a person's desktop Chrome, so every one of them keeps its failures and fails on them.
 ``test_false_passes.py`` runs them with the rest of the adversarial pages; this file runs only these,
-one slot, so a change to the disguise is checked in seconds.
+two slots, so a change to the disguise is checked in seconds. The pages under ``visible/`` read
+what the headless shell cannot present; they are asserted as docs/trust.md lists them.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from lm_eval_a11y.engine.browser import find_chromium
 from lm_eval_a11y.engine.evaluator import Evaluator, EvaluatorSettings
 from lm_eval_a11y.observation import Observation
 from lm_eval_a11y.scoring import score_observation
@@ -26,12 +28,7 @@ SIGNALS = (
     "local-host-name",
     "origin-port",
     "plain-http",
-    "notification-denied",
     "permission-query",
-    "no-plugins",
-    "no-pdf-viewer",
-    "no-window-chrome",
-    "no-browser-toolbar",
     "no-taskbar",
     "window-at-origin",
     "utc-time-zone",
@@ -39,14 +36,27 @@ SIGNALS = (
     "no-media-devices",
 )
 NAMES = [f"fail-detect-{signal}.html" for signal in SIGNALS]
+# What the headless shell cannot present (docs/trust.md says why): these pages still recognise
+# it. Each is asserted as it is, with the words docs/trust.md uses for it, so that a change of
+# browser that hides one shows up here.
+VISIBLE = Path(__file__).resolve().parent / "visible"
+STILL_VISIBLE = {
+    "fail-detect-notification-denied.html": "Notification.permission",
+    "fail-detect-no-plugins.html": "navigator.plugins",
+    "fail-detect-no-pdf-viewer.html": "pdfViewerEnabled",
+    "fail-detect-no-window-chrome.html": "window.chrome",
+    "fail-detect-no-browser-toolbar.html": "outerHeight",
+}
+TRUST_DOC = Path(__file__).resolve().parents[2] / "docs" / "trust.md"
 
 
 @pytest.fixture(scope="module")
 def observed() -> Iterator[dict[str, Observation]]:
+    names = [*NAMES, *STILL_VISIBLE]
     with Evaluator(EvaluatorSettings(concurrency=2, timeout_s=20)) as ev:
-        htmls = [(PAGES / name).read_text(encoding="utf-8") for name in NAMES]
-        observations = ev.evaluate_many([(None, html) for html in htmls], names=NAMES)
-    yield dict(zip(NAMES, observations, strict=True))
+        htmls = [(PAGES / name if name in NAMES else VISIBLE / name).read_text(encoding="utf-8") for name in names]
+        observations = ev.evaluate_many([(None, html) for html in htmls], names=names)
+    yield dict(zip(names, observations, strict=True))
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -57,3 +67,13 @@ def test_a_page_looking_for_the_evaluator_keeps_its_failures(name: str, observed
     assert not score.passed, f"{name} recognised the evaluator and repaired itself"
     for failure in ("axe image-alt", "axe label"):
         assert any(r.startswith(failure) for r in score.reasons), (failure, score.reasons)
+
+
+@pytest.mark.parametrize("name", sorted(STILL_VISIBLE))
+def test_what_the_headless_shell_still_shows_is_documented(name: str, observed: dict[str, Observation]) -> None:
+    obs = observed[name]
+    assert obs.status == "ok", (obs.status, obs.error)
+    if "headless-shell" not in find_chromium().name:
+        pytest.skip("the full Chromium presents these (docs/trust.md)")
+    assert score_observation(obs).passed, f"{name} no longer recognises the evaluator: move it to pages/"
+    assert STILL_VISIBLE[name] in TRUST_DOC.read_text(encoding="utf-8")
