@@ -28,6 +28,7 @@ side) and nothing patches the page's own objects, which a page could detect in t
 
 from __future__ import annotations
 
+import asyncio
 import random
 from typing import Any
 
@@ -40,6 +41,7 @@ __all__ = [
     "Origins",
     "disguise_args",
     "present_desktop",
+    "set_window_width",
 ]
 
 # A common desktop monitor, with a taskbar along its bottom edge.
@@ -153,3 +155,19 @@ class Origins:
             if name not in self._used:
                 self._used.add(name)
                 return f"https://{name}.{self.site}/"
+
+
+async def set_window_width(send: Any, width: int, *, timeout_s: float = 2.0) -> None:
+    """Make the page's window ``width`` CSS pixels wide (its height unchanged) and wait until the
+    page is laid out at that width. The page sees a resize, as a person narrowing the window
+    makes; its screen and window stay a desktop's (an emulated viewport would replace them with
+    the viewport's own, and clearing the emulation does not bring them back). Both builds lay
+    the page out at 320 px (the full one keeps its window 500 px wide and narrows the page)."""
+    window = await send("Browser.getWindowForTarget", {})
+    await send("Browser.setWindowBounds", {"windowId": window["windowId"], "bounds": {"width": width}})
+    deadline = asyncio.get_running_loop().time() + timeout_s
+    while True:
+        layout = (await send("Page.getLayoutMetrics", {}))["cssVisualViewport"]
+        if round(layout["clientWidth"]) == width or asyncio.get_running_loop().time() > deadline:
+            return
+        await asyncio.sleep(0.01)

@@ -424,9 +424,7 @@ class Tab(_ClockedPage):
         await cdp.send("Runtime.addBinding", {"name": _HELD_BINDING, "executionContextName": _WORLD})
         await cdp.send("Runtime.addBinding", {"name": _CHANGED_BINDING, "executionContextName": _WORLD})
         cdp.on("Runtime.bindingCalled", self._on_binding)
-        await cdp.send(
-            "Page.addScriptToEvaluateOnNewDocument", {"source": _NAVIGATION_GUARD, "worldName": _WORLD}
-        )
+        await cdp.send("Page.addScriptToEvaluateOnNewDocument", {"source": _NAVIGATION_GUARD, "worldName": _WORLD})
 
     def _on_binding(self, params: dict[str, Any]) -> None:
         if params.get("name") == _HELD_BINDING:

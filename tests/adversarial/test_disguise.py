@@ -13,17 +13,22 @@ what the headless shell cannot present; they are asserted as docs/trust.md lists
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from lm_eval_a11y.cases import generic_case, load_case
 from lm_eval_a11y.engine.browser import find_chromium
+from lm_eval_a11y.engine.disguise import TASKBAR_HEIGHT
 from lm_eval_a11y.engine.evaluator import Evaluator, EvaluatorSettings
 from lm_eval_a11y.observation import Observation
 from lm_eval_a11y.scoring import score_observation
 
-PAGES = Path(__file__).resolve().parent / "pages"
+HERE = Path(__file__).resolve().parent
+PAGES = HERE / "pages"
+SIGNALS_PAGE = (HERE / "signals.html").read_text(encoding="utf-8")
 SIGNALS = (
     "local-host-name",
     "origin-port",
@@ -77,3 +82,25 @@ def test_what_the_headless_shell_still_shows_is_documented(name: str, observed: 
         pytest.skip("the full Chromium presents these (docs/trust.md)")
     assert score_observation(obs).passed, f"{name} no longer recognises the evaluator: move it to pages/"
     assert STILL_VISIBLE[name] in TRUST_DOC.read_text(encoding="utf-8")
+
+
+def test_the_window_and_screen_survive_a_check_that_narrows_the_page() -> None:
+    """The reflow check lays the page out 320 px wide (an emulated viewport, the one thing that
+    can be this narrow); afterwards the page is in its window again, on the desktop's screen, for
+    the next sample on the same tab too."""
+    generic = generic_case()
+    signals_case = load_case(HERE / "fixtures" / "cases" / "signals")
+    narrow = "<!doctype html><html lang='en'><head><title>Wide</title></head><body><main><h1>Wide</h1>"
+    narrow += (
+        "<p style='white-space: nowrap'>" + "A line of text that does not wrap. " * 20 + "</p></main></body></html>"
+    )
+    with Evaluator(EvaluatorSettings(concurrency=1, waiting_slots=0, timeout_s=30)) as ev:
+        first = ev.evaluate(generic, narrow)
+        after = ev.evaluate(signals_case, SIGNALS_PAGE)
+    assert first.status == "ok", first.error
+    outcomes = {c.id: c.outcome for c in first.checks}
+    assert outcomes.get("reflow-320") == "fail", outcomes
+    assert after.status == "ok", after.error
+    (check,) = after.checks
+    signals = {k: json.loads(v) for k, v in json.loads(check.message).items() if k in ("inner", "avail", "screen")}
+    assert signals == {"inner": [1280, 800], "avail": [1920, 1080 - TASKBAR_HEIGHT], "screen": [1920, 1080]}
