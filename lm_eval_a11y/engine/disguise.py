@@ -22,8 +22,10 @@ side) and nothing patches the page's own objects, which a page could detect in t
 - **The rest.** A time zone and locale of a desktop in the United States (pool.py's context
   options), and media devices to list (``--use-fake-device-for-media-stream``: a microphone,
   a camera and a speaker, whose labels a page sees only with a permission it never gets).
-  Plugins, the PDF viewer, ``window.chrome``, a notification permission of "default" and a
-  connection with a round-trip time come with the full Chromium build (browser.find_chromium).
+  A connection with a round-trip time, and a notification permission whose query agrees with
+  ``Notification.permission`` (:func:`present_desktop`). Plugins, the PDF viewer,
+  ``window.chrome``, a toolbar and a "default" notification permission come only with the full
+  Chromium build, which is not the default (browser.find_chromium; docs/trust.md).
 """
 
 from __future__ import annotations
@@ -65,7 +67,7 @@ def disguise_args() -> tuple[str, ...]:
         f"--screen-info={{0,0 {width}x{height} workAreaBottom={TASKBAR_HEIGHT}}}",
         "--use-fake-device-for-media-stream",
         f"--host-resolver-rules={HOST_RESOLVER_RULES}",
-        # The first window, before a context sizes its own (place_window).
+        # The first window, before present_desktop places each page's own.
         f"--window-position={_WINDOW_POSITION[0]},{_WINDOW_POSITION[1]}",
     )
 
