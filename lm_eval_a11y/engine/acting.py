@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from lm_eval_a11y.engine.disguise import set_window_width
 from lm_eval_a11y.engine.elements import Element, element_from_probe
 from lm_eval_a11y.engine.session_base import SETTLE_CAP_MS, SessionBase
 from lm_eval_a11y.engine.tab import ProbeError
@@ -97,14 +98,13 @@ class UserActions(SessionBase):
         viewport holds, and an element wholly out of view on a page that does not scroll sideways
         (an off-canvas menu)."""
         self._touch()
-        page = self._tab.page
-        original = page.viewport_size or {"width": self._settings.viewport[0], "height": self._settings.viewport[1]}
+        # The page is laid out in its window (disguise.py): the window itself is narrowed.
         try:
-            await page.set_viewport_size({"width": width, "height": original["height"]})
+            await set_window_width(self._tab.send, width)
             # Resize handlers run with the next frame; what they start to animate is waited for.
             await self.settle(0)
             found: dict[str, Any] = await self.probe("overflowingText", limit)
         finally:
-            await page.set_viewport_size(original)
+            await set_window_width(self._tab.send, self._settings.viewport[0])
         await self._acted(f"a {width} px wide window", None)
         return found

@@ -6,6 +6,8 @@ import os
 import shutil
 from pathlib import Path
 
+from lm_eval_a11y.engine.disguise import DESKTOP_SCREEN, disguise_args
+
 __all__ = [
     "CHROMIUM_ARGS",
     "DEFAULT_CONCURRENCY",
@@ -105,6 +107,9 @@ CHROMIUM_ARGS: tuple[str, ...] = (
     # A page must not be able to tell it is being evaluated (it could repair itself for the
     # audit only): without this Blink sets navigator.webdriver for an automated browser.
     "--disable-blink-features=AutomationControlled",
+    # The screen (with a taskbar), media devices to list, and a host resolver that looks nothing
+    # up: see disguise.py.
+    *disguise_args(),
 )
 
 # Playwright's defaults that a page could read: --enable-automation sets navigator.webdriver, and
@@ -114,7 +119,7 @@ IGNORED_DEFAULT_ARGS: tuple[str, ...] = ("--disable-popup-blocking", "--enable-a
 
 # The screen a page reads (screen.width/height): a common desktop monitor rather than the viewport
 # itself, which no real browser window fills exactly.
-SCREEN_SIZE: tuple[int, int] = (1920, 1080)
+SCREEN_SIZE: tuple[int, int] = DESKTOP_SCREEN
 
 
 def user_agent_override(chromium_version: str) -> dict[str, object]:
@@ -170,9 +175,13 @@ def find_chromium() -> Path:
 
     The headless shell is Chromium's own engine without the desktop browser around it, and
     Playwright's choice for headless runs too. The engine is the same Blink and V8, so pages
-    render and behave the same; what goes is the browser window's machinery, which costs CPU on
-    every navigation (measured: 21 ms of browser-process CPU per sample load against 41 ms), a
-    second of start-up, and memory.
+    render and behave the same. The full build, in Chromium's new headless mode, would also show
+    a page plugins, a PDF viewer, ``window.chrome``, a toolbar around the page and a notification
+    permission of "default" (docs/trust.md lists them as what a page can still tell), but it made
+    the evaluator about half as fast here (``scripts/bench_evaluator.py``, 28 pages, 4 slots, a
+    2-core machine under load, alternating runs: 0.15-0.19 pages/s with 10-11 timeouts against
+    0.31-0.34 with 2; 2.8-3.2 s of CPU per page against 2.1), most of it in the checks (21-23 s
+    per sample against 5-6 s), so it is used only when the shell is absent.
     """
     override = os.environ.get("A11Y_CHROMIUM")
     if override:

@@ -17,8 +17,8 @@ from typing import Any
 from lm_eval_a11y.cases import Case
 from lm_eval_a11y.checks import Check
 from lm_eval_a11y.engine.admission import Admission, SlotPool
-from lm_eval_a11y.engine.browser import SCREEN_SIZE
 from lm_eval_a11y.engine.check_order import guess_acts, guess_wait_ms
+from lm_eval_a11y.engine.disguise import LOCALE, TIME_ZONE
 from lm_eval_a11y.engine.lifecycle import BrowserLifecycle
 from lm_eval_a11y.engine.settings import EvaluatorSettings
 from lm_eval_a11y.engine.tab import EventLog, RenderSettings, Tab
@@ -139,11 +139,14 @@ class SlotScheduling(BrowserLifecycle):
         if slot.context is None or slot.tab is None:
             if self._browser is None or not self._browser.is_connected():
                 await self._restart_browser()
-            width, height = self.settings.viewport
             slot.browser = self._browser
+            # No emulated viewport: the page is laid out in its window, which has the browser's
+            # toolbar around it, on a screen with a taskbar (Tab.start sizes the window to the
+            # viewport; disguise.py). A desktop's time zone and locale.
             slot.context = await self._browser.new_context(
-                viewport={"width": width, "height": height},
-                screen={"width": SCREEN_SIZE[0], "height": SCREEN_SIZE[1]},
+                no_viewport=True,
+                timezone_id=TIME_ZONE,
+                locale=LOCALE,
                 java_script_enabled=True,
                 service_workers="block",
                 accept_downloads=False,

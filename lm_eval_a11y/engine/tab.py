@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
-import random
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,6 +20,7 @@ from playwright.async_api import BrowserContext, CDPSession, Page, Route
 from lm_eval_a11y.engine.browser import user_agent_override
 from lm_eval_a11y.engine.cdn_route import serve_library
 from lm_eval_a11y.engine.clock import PageClock
+from lm_eval_a11y.engine.disguise import Origins, present_desktop
 from lm_eval_a11y.engine.unicode import repair_text
 from lm_eval_a11y.observation import LibraryRequest
 
@@ -32,11 +32,6 @@ _WORLD = "lm-eval-a11y"
 # A renderer heap above this is collected after an axe run and after a page load.
 _TRIM_HEAP_BYTES = 48 * 2**20
 _MAX_EVENTS = 50
-
-# Ports Chromium refuses to load (its restricted list above 1024): a sample's origin never uses one.
-_UNSAFE_PORTS = frozenset(
-    {1719, 1720, 1723, 2049, 3659, 4045, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6697, 10080}
-)
 
 # Whether the browser stopped parsing this document (a form submitted or window.stop() called
 # while it loaded): it is complete without ever having been interactive, and what came after was
@@ -217,9 +212,9 @@ class _ClockedPage:
 class Tab(_ClockedPage):
     """The long-lived page of one evaluator slot.
 
-    Every load navigates to a new origin (``http://localhost:<port>/``, a port this tab has not
-    used) whose document our request router answers with the sample's HTML: to the page it looks
-    like a developer's local preview, and nothing reaches the network. A navigation gives a fresh window, so no
+    Every load navigates to a new origin (``https://<name>.<site>/``, a host name this tab has not
+    used, see disguise.py) whose document our request router answers with the sample's HTML: to
+    the page it looks like a site on the web, and nothing reaches the network. A navigation gives a fresh window, so no
     globals, listeners or timers survive from one sample to the next, and a fresh origin gives
     fresh storage; reusing the page keeps the renderer and its caches warm. Every other request
     is refused before it leaves the browser.
@@ -240,8 +235,7 @@ class Tab(_ClockedPage):
         self.cut_short: str | None = None
         self._frame_id: str | None = None
         self._new_document_script: dict[str, Any] = {}
-        self._ports_used: set[int] = set()
-        self._ports = random.Random()
+        self._origins = Origins()
         # The mouse pointer may rest on the page: we moved it, or a check had the raw page.
         self.pointer_on_page = False
         # Loader ids of the main frame's latest commits, for depart().
@@ -267,9 +261,9 @@ class Tab(_ClockedPage):
         return self._context
 
     def share_ports(self, other: Tab) -> None:
-        """Serve from the ports ``other`` has used and will use, as it does from this tab's: two
+        """Serve from the origins ``other`` has used and will use, as it does from this tab's: two
         tabs of one context (a slot's phone, engine/conditions.py) never serve one origin twice."""
-        self._ports_used = other._ports_used
+        self._origins = other._origins
 
     async def start(self) -> None:
         self._page, self._cdp = await self._open()
@@ -297,6 +291,8 @@ class Tab(_ClockedPage):
             user_agent_override(self._context.browser.version if self._context.browser else ""),
         )
         await self._guard_navigations(cdp)
+        # A desktop's window, connection and permissions (disguise.py).
+        await present_desktop(cdp.send, self.settings.viewport)
         # Chromium runs this in our isolated world as each top-level document is created, which
         # costs about 40 % less than evaluating axe-core after the load (measured: median open
         # 393 ms against 638 ms under load); load() finds the probe already there. Frames
@@ -321,12 +317,12 @@ class Tab(_ClockedPage):
             await self._quiet_blank()
         self._loads += 1
         self.cut_short = None
-        url = self._next_origin()
+        url = self._origins.next()
         self._pending[url] = html
         self._current_url = url
         self._world = None
         self._navigated_at = time.perf_counter()
-        # Cookies ignore the port: one set by the last sample on localhost would reach this one.
+        # Cookies are kept per site, and every sample of the slot is served under one site.
         await self._context.clear_cookies()
         # What the last document left is collected by the trim after this load or its axe run (a
         # trim before each load too changed the benchmark's peak PSS by nothing: 725-741 MiB vs 735-745).
@@ -375,21 +371,6 @@ class Tab(_ClockedPage):
         self.cut_short = arrival.get("cut")
         if self.cut_short is None:
             await self.trim_memory(arrival.get("heap"))
-
-    def _next_origin(self) -> str:
-        """A fresh origin for the next document: localhost on a port this tab has not served.
-
-        A new origin gives the document empty storage (local and session storage, IndexedDB, cache
-        storage and permissions are kept per origin, port included; cookies are not and are
-        cleared before each load). The name is what a person previewing their page sees, so a page
-        cannot tell the evaluator from its author by its origin; the port varies as a dev
-        server's does when its usual one is taken.
-        """
-        while True:
-            port = self._ports.randrange(1025, 65536)
-            if port not in self._ports_used and port not in _UNSAFE_PORTS:
-                self._ports_used.add(port)
-                return f"http://localhost:{port}/"
 
     async def depart(self) -> None:
         """Leave the sample's document without running any more of its scripts.

@@ -17,6 +17,7 @@ import pytest
 
 from lm_eval_a11y.cases import load_case
 from lm_eval_a11y.engine.browser import SCREEN_SIZE
+from lm_eval_a11y.engine.disguise import TASKBAR_HEIGHT, TIME_ZONE
 from lm_eval_a11y.engine.evaluator import Evaluator, EvaluatorSettings
 
 HERE = Path(__file__).resolve().parent
@@ -69,13 +70,24 @@ def test_automation_and_headless_are_not_visible(seen: list[dict[str, Any]]) -> 
 def test_screen_is_a_desktop_monitor(seen: list[dict[str, Any]]) -> None:
     for signals in seen:
         assert signals["screen"] == list(SCREEN_SIZE)
+        # A taskbar takes the bottom of the screen; the window is not at its corner.
+        assert signals["avail"] == [SCREEN_SIZE[0], SCREEN_SIZE[1] - TASKBAR_HEIGHT]
+        assert signals["position"] != [0, 0]
         assert signals["inner"] == [1280, 800]
 
 
-def test_origin_looks_like_a_local_preview_and_each_sample_has_its_own(seen: list[dict[str, Any]]) -> None:
+def test_a_desktop_s_time_zone_connection_and_devices(seen: list[dict[str, Any]]) -> None:
+    for signals in seen:
+        assert signals["time-zone"] == TIME_ZONE != "UTC"
+        assert signals["language"] == "en-US"
+        assert signals["rtt"] > 0
+
+
+def test_origin_looks_like_a_site_and_each_sample_has_its_own(seen: list[dict[str, Any]]) -> None:
     origins = [s["origin"] for s in seen]
     for origin in origins:
-        assert re.fullmatch(r"http://localhost:\d{4,5}", origin), origin
+        # https, a host name under an ordinary top-level domain, no port.
+        assert re.fullmatch(r"https://[a-z0-9-]+\.[a-z-]+\.(com|net|org|io|co|dev|app)", origin), origin
     assert len(set(origins)) == len(origins)
     for signals in seen:
         assert signals["secure"] is True
@@ -93,3 +105,6 @@ def test_remaining_signals_are_as_documented(seen: list[dict[str, Any]]) -> None
     assert signals["window-chrome"] == "undefined" and "window.chrome" in doc
     assert signals["outer"] == signals["inner"] and "outerWidth" in doc
     assert seen[-1]["history"] > 1 and "history.length" in doc
+    assert signals["notification"] == "denied" and "Notification.permission" in doc
+    assert signals["pdf-viewer"] is False and "pdfViewerEnabled" in doc
+    assert "SwiftShader" in str(signals["webgl"]) and "SwiftShader" in doc
