@@ -6,14 +6,13 @@ import os
 import shutil
 from pathlib import Path
 
-from lm_eval_a11y.engine.disguise import DESKTOP_SCREEN, disguise_args
+from lm_eval_a11y.engine.disguise import disguise_args
 
 __all__ = [
     "CHROMIUM_ARGS",
     "DEFAULT_CONCURRENCY",
     "DISABLED_FEATURES",
     "IGNORED_DEFAULT_ARGS",
-    "SCREEN_SIZE",
     "ChromiumNotFoundError",
     "find_chromium",
     "user_agent_override",
@@ -116,10 +115,6 @@ CHROMIUM_ARGS: tuple[str, ...] = (
 # --disable-popup-blocking would let window.open() without a gesture open windows (the popup
 # blocker stays on; Page.windowOpen still records the attempt).
 IGNORED_DEFAULT_ARGS: tuple[str, ...] = ("--disable-popup-blocking", "--enable-automation")
-
-# The screen a page reads (screen.width/height): a common desktop monitor rather than the viewport
-# itself, which no real browser window fills exactly.
-SCREEN_SIZE: tuple[int, int] = DESKTOP_SCREEN
 
 
 def user_agent_override(chromium_version: str) -> dict[str, object]:

@@ -167,8 +167,8 @@ async def _phone_tab(tab: Tab) -> Tab:
     if phone is not None and not phone.crashed.is_set():
         return phone
     phone = Tab(tab.context, tab.settings)
-    # One set of ports for both tabs: no origin (and its storage) is ever served twice.
-    phone.share_ports(tab)
+    # One origin generator for both tabs: no origin (and its storage) is ever served twice.
+    phone.share_origins(tab)
     await phone.start()
     width, height = PHONE_VIEWPORT
     await phone.send("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})

@@ -130,7 +130,7 @@ class Origins:
 
     A new origin gives the document empty storage (local and session storage, IndexedDB, cache
     storage and permissions are kept per origin; cookies, kept per site, are cleared before each
-    load by the tab). Two tabs of one context share one :class:`Origins` (Tab.share_ports), so no
+    load by the tab). Two tabs of one context share one :class:`Origins` (Tab.share_origins), so no
     origin is served twice in a context.
     """
 

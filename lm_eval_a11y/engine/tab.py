@@ -260,7 +260,7 @@ class Tab(_ClockedPage):
     def context(self) -> BrowserContext:
         return self._context
 
-    def share_ports(self, other: Tab) -> None:
+    def share_origins(self, other: Tab) -> None:
         """Serve from the origins ``other`` has used and will use, as it does from this tab's: two
         tabs of one context (a slot's phone, engine/conditions.py) never serve one origin twice."""
         self._origins = other._origins

@@ -16,8 +16,7 @@ from typing import Any
 import pytest
 
 from lm_eval_a11y.cases import load_case
-from lm_eval_a11y.engine.browser import SCREEN_SIZE
-from lm_eval_a11y.engine.disguise import TASKBAR_HEIGHT, TIME_ZONE
+from lm_eval_a11y.engine.disguise import DESKTOP_SCREEN, TASKBAR_HEIGHT, TIME_ZONE
 from lm_eval_a11y.engine.evaluator import Evaluator, EvaluatorSettings
 
 HERE = Path(__file__).resolve().parent
@@ -69,9 +68,9 @@ def test_automation_and_headless_are_not_visible(seen: list[dict[str, Any]]) -> 
 
 def test_screen_is_a_desktop_monitor(seen: list[dict[str, Any]]) -> None:
     for signals in seen:
-        assert signals["screen"] == list(SCREEN_SIZE)
+        assert signals["screen"] == list(DESKTOP_SCREEN)
         # A taskbar takes the bottom of the screen; the window is not at its corner.
-        assert signals["avail"] == [SCREEN_SIZE[0], SCREEN_SIZE[1] - TASKBAR_HEIGHT]
+        assert signals["avail"] == [DESKTOP_SCREEN[0], DESKTOP_SCREEN[1] - TASKBAR_HEIGHT]
         assert signals["position"] != [0, 0]
         assert signals["inner"] == [1280, 800]
 
