@@ -27,10 +27,8 @@ with ``case`` or ``case_column``, a page that builds none of it fails them, what
 from __future__ import annotations
 
 import math
-import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from html.parser import HTMLParser
 from typing import TYPE_CHECKING, Any
 
 from lm_eval_a11y.corpus.pages import PageScore, resolve_checks, score_pages, shared_evaluator
@@ -46,7 +44,6 @@ __all__ = [
     "a11y_reward",
     "accessibility_reward",
     "answer_text",
-    "page_text_chars",
 ]
 
 DEFAULT_MIN_TEXT = 20
@@ -56,55 +53,6 @@ near-empty pages at 0.0 and no more; a real answer to any prompt clears it by fa
 # Outcomes of a completion that never reached the browser (besides the PageScore statuses).
 NO_HTML = "no_html"
 LITTLE_TEXT = "little_text"
-
-# Elements whose text is never shown as the page's text (a script runs with JavaScript on, so
-# <noscript> is not shown either; an iframe's children are fallback the browser ignores).
-_HIDDEN_TEXT = frozenset({"script", "style", "template", "noscript", "title", "iframe"})
-_COUNTED = frozenset("LNPS")  # letters, numbers, punctuation, symbols
-_CHUNK = 65_536
-
-
-class _TextCounter(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.chars = 0
-        self._hidden = 0
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in _HIDDEN_TEXT:
-            self._hidden += 1
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in _HIDDEN_TEXT and self._hidden:
-            self._hidden -= 1
-
-    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        pass  # <br/>, <img/>: no text, and no element left open
-
-    def handle_data(self, data: str) -> None:
-        if not self._hidden:
-            self.chars += sum(1 for ch in data if unicodedata.category(ch)[0] in _COUNTED)
-
-
-def page_text_chars(html: str, enough: int | None = None) -> int:
-    """An estimate from the markup alone, without a browser: characters of text in ``html``
-    outside scripts, styles, templates, ``<noscript>`` and the title: letters, digits, punctuation
-    and symbols. The reward does not use it: it counts the text the browser shows
-    (:attr:`PageScore.text_chars`), which markup the parser misreads cannot inflate. White space,
-    invisible characters (zero-width spaces, joiners) and combining marks do not count. Text that
-    a script writes is not counted, text hidden with CSS is. ``enough``: stop reading once this
-    many are found."""
-    counter = _TextCounter()
-    try:
-        for start in range(0, len(html), _CHUNK):
-            counter.feed(html[start : start + _CHUNK])
-            if enough is not None and counter.chars >= enough:
-                return counter.chars
-        counter.close()
-    except (AssertionError, ValueError):  # markup the standard library's parser gives up on
-        pass
-    return counter.chars
-
 
 def answer_text(completion: object) -> str | None:
     """The answer in one completion, as TRL gives it: the string itself (standard format), or the

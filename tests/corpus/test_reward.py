@@ -26,7 +26,7 @@ from lm_eval_a11y.corpus import (
 )
 from lm_eval_a11y.corpus import pages as pages_module
 from lm_eval_a11y.corpus import reward as reward_module
-from lm_eval_a11y.corpus.reward import answer_text, page_text_chars
+from lm_eval_a11y.corpus.reward import answer_text
 
 
 class Spy:
@@ -244,14 +244,16 @@ def test_it_is_named_and_picklable_as_trl_needs() -> None:
     assert repr(again).startswith("A11yReward(case='disclosure'")
 
 
-def test_page_text_counts_what_a_reader_sees_in_the_markup() -> None:
-    assert page_text_chars("<p>Hello, world!</p>") == 12
-    assert page_text_chars("<p>caf\u00e9 &amp; \u5bff\u53f8</p>") == 7
-    assert page_text_chars("<title>Title</title><style>p{color:red}</style><script>x=1</script>") == 0
-    assert page_text_chars("<p>\u200b\u200d\ufeff \u00a0\t</p><p>e\u0301</p>") == 1
-    assert page_text_chars("<svg><text>Chart</text></svg><button>Go</button>") == 7
-    assert page_text_chars("<p>" + "word " * 100_000 + "</p>", enough=20) >= 20
-    assert page_text_chars("<![if ! IE]><p>ok</p><!x <a <<>>") >= 2  # broken markup does not raise
+def test_the_text_counted_is_letters_digits_punctuation_and_symbols_of_shown_text() -> None:
+    snippets = [
+        "<p>Hello, world!</p>",
+        "<p>caf\u00e9 &amp; \u5bff\u53f8</p>",
+        "<title>Title</title><style>p{color:red}</style><script>x=1</script>",
+        "<p>\u200b\u200d\ufeff \u00a0\t</p><p>e\u0301</p>",  # invisible characters and a combining mark
+        "<svg><text x='0' y='20'>Chart</text></svg><button>Go</button>",
+    ]
+    scores = score_pages(snippets, generic=False)
+    assert [s.text_chars for s in scores] == [12, 7, 0, 1, 7], scores
 
 
 def test_answer_text_reads_both_formats() -> None:
