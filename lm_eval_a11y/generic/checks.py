@@ -10,8 +10,8 @@ import re
 from typing import TYPE_CHECKING
 
 from lm_eval_a11y.checks import Outcome, Session, best_practice, failed, not_applicable, passed, requirement
+from lm_eval_a11y.engine.walk import HOVER_EVENTS
 from lm_eval_a11y.generic.mouse_only import (
-    HOVER_EVENTS,
     MAX_LABEL_TRIES,
     MOVE_EVENTS,
     focuses_labelled_control,

@@ -18,8 +18,6 @@ from lm_eval_a11y.engine.tab import ProbeError
 if TYPE_CHECKING:
     from lm_eval_a11y.checks import Session
 
-# What a pointer resting on an element is heard by.
-HOVER_EVENTS = ("mouseover", "mouseenter", "pointerover", "pointerenter")
 # What dragging with a button held is heard by.
 MOVE_EVENTS = ("mousemove", "pointermove")
 # Hover targets tried, hidden elements followed, and Tab presses, at most.
