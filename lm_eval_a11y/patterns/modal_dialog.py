@@ -32,8 +32,9 @@ _POINTERS = ("aria-controls", "aria-describedby", "aria-labelledby", "aria-owns"
 _GROUPS = "form, fieldset, [role=group], [role=radiogroup], [role=toolbar], [role=row], [role=form], li, tr"
 
 
-def _ids(element: Element) -> set[str]:
-    return {i for attr in _POINTERS for i in (element.attr(attr) or "").split()}
+def _ids(element: Element) -> list[str]:
+    """The ids ``element`` points to, in the order of :data:`_POINTERS` and as written."""
+    return [i for attr in _POINTERS for i in (element.attr(attr) or "").split()]
 
 
 @dataclass(frozen=True)
@@ -112,11 +113,8 @@ class ModalDialog:
             return "the button that opened it"
         if not where.visible:
             return ""
-        ids = []
-        for holder in (trigger, dialog):
-            for attr in _POINTERS:
-                ids += (holder.attr(attr) or "").split()
-        for ident in dict.fromkeys(ids):
+        from_trigger = _ids(trigger)
+        for ident in dict.fromkeys([*from_trigger, *_ids(dialog)]):
             quoted = ident.replace("\\", "\\\\").replace("'", "\\'")
             target = await s.find(f"[id='{quoted}']")
             if (
@@ -124,7 +122,7 @@ class ModalDialog:
                 and not await s.contains(dialog, target)
                 and (target.ref == where.ref or await s.contains(target, where))
             ):
-                return f"an element the {'trigger' if ident in _ids(trigger) else 'dialog'} refers to"
+                return f"an element the {'trigger' if ident in from_trigger else 'dialog'} refers to"
         groups = [g for g in await s.find_all(_GROUPS) if await s.contains(g, trigger)]
         # The innermost group holding the trigger: the one no other of them is inside.
         innermost = None
