@@ -193,3 +193,62 @@ def test_a_variant_without_pages_is_left_out_with_a_note_and_one_with_none_is_an
     line = usage_error(["suite", "check", str(suite)], capsys)
     assert "cases[0]: case 'breadcrumb' runs in reference mode as vanilla+modern, but no passing example page" in line
     assert "its pages answer: react+dark, react+default, vanilla+dark, vanilla+default" in line
+
+
+def test_the_shipped_react_and_dark_pages_run_as_their_variants(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The suite of docs/suites.md over the shipped pages: modal-dialog's React pages (React,
+    ReactDOM and Babel standalone from CDNs, answered by the local mirror; JSX compiled in the
+    page) fill its react cells and its dark pages the dark ones, each passing as its vanilla twin
+    does; breadcrumb, which has no React or dark page, is run as vanilla only, and the report says
+    the other variants were not run for it rather than filling them with its vanilla pages."""
+    root = tmp_path / "cases"
+    keep = {
+        "modal-dialog": {
+            "pass-aria-dialog",
+            "pass-dark-aria-dialog",
+            "pass-react-aria-dialog",
+            "pass-react-dark-aria-dialog",
+        },
+        "breadcrumb": {BASE},
+    }
+    for case_id, pages in keep.items():
+        shutil.copytree(cases_dir() / case_id, root / case_id)
+        for page in (root / case_id / "examples").glob("pass-*.html"):
+            if page.stem not in pages:
+                page.unlink()
+    monkeypatch.setenv("A11Y_CASES_DIR", str(root))
+    suite = tmp_path / "react-and-dark.yaml"
+    suite.write_text(
+        "name: react-and-dark\n"
+        "defaults: {mode: reference, framework: [vanilla, react], style: [default, dark]}\n"
+        "cases: [{id: modal-dialog}, {id: breadcrumb}]\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "run"
+    # A React page loads and runs Babel standalone on every load (docs/cdn-mirror.md, Cost): a
+    # budget that a machine busy with other jobs cannot exceed.
+    argv = ["suite", "run", str(suite), "--out", str(out), "--timeout", "120", "--concurrency", "2"]
+    assert main(argv) == 0, capsys.readouterr().out
+    result: dict[str, Any] = json.loads((out / "suite.json").read_text(encoding="utf-8"))
+    got = {c["sample_id"]: (c["passed"], [t["example"] for t in c["trials"]]) for c in result["cases"]}
+    assert got == {
+        "modal-dialog": (True, ["pass-aria-dialog"]),
+        "modal-dialog@dark": (True, ["pass-dark-aria-dialog"]),
+        "modal-dialog@react": (True, ["pass-react-aria-dialog"]),
+        "modal-dialog@react+dark": (True, ["pass-react-dark-aria-dialog"]),
+        "breadcrumb": (True, [BASE]),
+    }
+    # Each React trial passed every behaviour check on the component React drew: a page whose
+    # libraries were not served would have rendered an empty #root and failed them.
+    for c in result["cases"]:
+        assert all(t["passed"] and t["status"] == "ok" for t in c["trials"]), c["trials"]
+    report = (out / "report.html").read_text(encoding="utf-8")
+    header, *rows = _table(report, "Pass rate per case and variant")
+    assert header == ["Case", "reference", "reference@dark", "reference@react", "reference@react+dark"]
+    assert sorted(rows) == [
+        ["breadcrumb", "100% (1/1)", "not run", "not run", "not run"],
+        ["modal-dialog", "100% (1/1)", "100% (1/1)", "100% (1/1)", "100% (1/1)"],
+    ]
+    assert "reference variant react+default not run: no passing example page for it (case(s) breadcrumb)" in report
