@@ -1,8 +1,9 @@
 """A reference suite crossed with two prompt dimensions runs four variants and shows them side by side.
 
 A copy of the breadcrumb case gets three more passing pages, each declaring the variant it
-answers in its a11y-assertions block: a dark page, a page whose markup a component script
-renders (declared react) and a react+dark page whose links keep their light-theme blue on the
+answers in its a11y-assertions block: a dark page, a React page as models write one (React,
+ReactDOM and Babel standalone from CDNs, answered by the local mirror; a JSX component renders
+the markup) and a react+dark page whose links keep their light-theme blue on the
 dark background, a regression the run must pin on that variant alone. ``suite run`` with
 ``framework: [vanilla, react]`` and ``style: [default, dark]`` then evaluates each variant's own
 pages (real Chromium, real axe-core), and the report, parsed here, holds one column per variant
@@ -40,13 +41,19 @@ def _declare(html: str, framework: str, style: str) -> str:
 
 
 def _as_component(html: str) -> str:
-    """The body's markup rendered by a component function into ``#root`` after load."""
+    """The body's markup rendered into ``#root`` by a React component written in JSX, with React
+    and Babel standalone loaded from CDNs (docs/cdn-mirror.md)."""
     head, rest = html.split("<body>", 1)
     body = rest.split("</body>", 1)[0]
     script = (
-        '<div id="root"></div>\n<script>\n'
-        f"function App() {{ return {json.dumps(body)}; }}\n"
-        'document.getElementById("root").outerHTML = App();\n</script>\n'
+        '<div id="root"></div>\n'
+        '<script src="https://unpkg.com/react@18/umd/react.production.min.js" crossorigin></script>\n'
+        '<script src="https://unpkg.com/react-dom@18/umd/react-dom.production.min.js" crossorigin></script>\n'
+        '<script src="https://unpkg.com/@babel/standalone/babel.min.js"></script>\n'
+        '<script type="text/babel">\n'
+        f"const markup = {json.dumps(body)};\n"
+        "function App() { return <div dangerouslySetInnerHTML={{ __html: markup }} />; }\n"
+        'ReactDOM.createRoot(document.getElementById("root")).render(<App />);\n</script>\n'
     )
     return f"{head}<body>\n{script}</body>\n</html>\n"
 
@@ -126,7 +133,8 @@ def test_two_dimensions_in_reference_mode_run_four_variants_side_by_side(
     )
     out = tmp_path / "run"
     # Only the react+dark page regresses: the suite fails on that variant and no other.
-    assert main(["suite", "run", str(suite), "--out", str(out)]) == EXIT_FAIL
+    argv = ["suite", "run", str(suite), "--out", str(out), "--timeout", "120", "--concurrency", "2"]
+    assert main(argv) == EXIT_FAIL
     printed = capsys.readouterr().out
     result: dict[str, Any] = json.loads((out / "suite.json").read_text(encoding="utf-8"))
     got = {
@@ -141,6 +149,7 @@ def test_two_dimensions_in_reference_mode_run_four_variants_side_by_side(
         "reference@react": ("breadcrumb@react", "react", "default", True, ["pass-react"]),
         "reference@react+dark": ("breadcrumb@react+dark", "react", "dark", False, ["pass-react-dark"]),
     }
+    # The react cells ran React from the mirror: an unrendered #root would have failed them.
     (failed,) = [c for c in result["cases"] if not c["passed"]]
     assert any("color-contrast" in r for r in failed["trials"][0]["reasons"]), failed["trials"][0]["reasons"]
     assert "FAIL  breadcrumb" in printed and "[reference@react+dark]" in printed
