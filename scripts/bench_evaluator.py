@@ -222,7 +222,7 @@ class TreeCpu:
 
 _PR_SET_CHILD_SUBREAPER = 36  # linux/prctl.h
 
-Kind = Literal["naive", "script", "pool"]
+Kind = Literal["naive", "script", "pool", "clock"]
 
 
 @dataclass(frozen=True)
@@ -303,8 +303,9 @@ def _progress(done: int, total: int) -> None:
         print(f"  {done}/{total}", file=sys.stderr, flush=True)
 
 
-def pooled(corpus: list[Page], concurrency: int, timeout_s: float) -> list[Observation]:
-    with Evaluator(EvaluatorSettings(concurrency=concurrency, timeout_s=timeout_s)) as ev:
+def pooled(corpus: list[Page], concurrency: int, timeout_s: float, *, page_clock: bool = False) -> list[Observation]:
+    settings = EvaluatorSettings(concurrency=concurrency, timeout_s=timeout_s, page_clock=page_clock)
+    with Evaluator(settings) as ev:
         ev.start()
         return ev.evaluate_many([(c, h) for c, h, _ in corpus], names=[n for _, _, n in corpus], progress=_progress)
 
@@ -327,6 +328,12 @@ def _script_ratio(results: list[ModeResult]) -> float | None:
     """The plain script's wall time over the pool's: above 1, the evaluator is faster."""
     script, pool = _of_kind(results, "script"), _of_kind(results, "pool")
     return script.seconds / pool.seconds if script is not None and pool is not None else None
+
+
+def _clock_ratio(results: list[ModeResult]) -> float | None:
+    """The pool's speed with the page's own clock (``page_clock``) over its speed without."""
+    clock, pool = _of_kind(results, "clock"), _of_kind(results, "pool")
+    return clock.pages_per_s / pool.pages_per_s if clock is not None and pool is not None else None
 
 
 def _differ(results: list[ModeResult], corpus: list[Page]) -> list[str]:
@@ -448,6 +455,12 @@ def _report_round(results: list[ModeResult], corpus: list[Page]) -> None:
         differ = _differ(results, corpus)
         print(f"speed-up of the pool: {ratio:.2f}x (target >= 4x)")
         print(f"pages whose outcomes differ between the modes: {len(differ)} {differ[:5]}")
+    clock_ratio, clock = _clock_ratio(results), _of_kind(results, "clock")
+    pool = _of_kind(results, "pool")
+    if clock_ratio is not None and clock is not None and pool is not None:
+        differ = _mismatches(pool, clock, corpus)
+        print(f"speed of the page's clock against the wall clock's horizon: {clock_ratio:.2f}x")
+        print(f"pages whose outcomes differ between the two clocks: {len(differ)} {differ[:5]}")
     script_ratio = _script_ratio(results)
     comparison = _script_comparison(results, corpus)
     if script_ratio is not None and comparison is not None:
@@ -483,6 +496,10 @@ def _round_figures(results: list[ModeResult], corpus: list[Page]) -> dict[str, o
     if ratio is not None:
         figures["ratio"] = ratio
         figures["outcome_mismatches"] = _differ(results, corpus)
+    clock_ratio, clock, pool = _clock_ratio(results), _of_kind(results, "clock"), _of_kind(results, "pool")
+    if clock_ratio is not None and clock is not None and pool is not None:
+        figures["clock_ratio"] = clock_ratio
+        figures["clock_outcome_mismatches"] = _mismatches(pool, clock, corpus)
     script_ratio = _script_ratio(results)
     comparison = _script_comparison(results, corpus)
     if script_ratio is not None and comparison is not None:
@@ -503,7 +520,7 @@ def _medians(rounds: list[list[ModeResult]]) -> dict[str, object]:
         for i, name in enumerate(names)
     }
     medians["median_cpu_ms_per_page"] = {name: statistics.median(values) for name, values in cpu.items() if values}
-    for key, ratio_of in (("ratio", _ratio), ("script_ratio", _script_ratio)):
+    for key, ratio_of in (("ratio", _ratio), ("script_ratio", _script_ratio), ("clock_ratio", _clock_ratio)):
         ratios = [ratio for results in rounds if (ratio := ratio_of(results)) is not None]
         if ratios:
             medians[f"median_{key}"] = statistics.median(ratios)
@@ -518,7 +535,11 @@ def _report_medians(count: int, medians: dict[str, object]) -> None:
         for name, value in speeds.items():
             per_page = f", CPU {cpu[name]:.0f} ms per page" if name in cpu else ""
             print(f"  {name:28} median {value:6.2f} pages/s{per_page}")
-    for key, label in (("ratio", "speed-up of the pool"), ("script_ratio", "ratio to the plain script")):
+    for key, label in (
+        ("ratio", "speed-up of the pool"),
+        ("script_ratio", "ratio to the plain script"),
+        ("clock_ratio", "page's clock against the wall clock"),
+    ):
         ratio, spread = medians.get(f"median_{key}"), medians.get(f"{key}_range")
         if isinstance(ratio, float) and isinstance(spread, list):
             print(f"  {label}: median {ratio:.2f}x (range {spread[0]:.2f}x-{spread[1]:.2f}x)")
@@ -566,6 +587,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--rounds", type=int, default=1, help="measure the modes alternately this many times (default 1)"
     )
+    parser.add_argument(
+        "--page-clock",
+        action="store_true",
+        help="also run the pool with the page's own clock (EvaluatorSettings.page_clock) and print its speed "
+        "against the wall clock's horizon",
+    )
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args(argv)
     if args.rounds < 1:
@@ -585,6 +612,14 @@ def main(argv: list[str] | None = None) -> int:
 
     pool = Mode(f"pool (concurrency {args.concurrency})", "pool", lambda c: pooled(c, args.concurrency, args.timeout))
     modes: list[Mode] = [pool]
+    if args.page_clock:
+        modes.append(
+            Mode(
+                f"pool, page clock ({args.concurrency})",
+                "clock",
+                lambda c: pooled(c, args.concurrency, args.timeout, page_clock=True),
+            )
+        )
     if not args.skip_baseline:
         modes.insert(
             0, Mode(f"plain script ({SCRIPT_CONCURRENCY} at once)", "script", lambda c: plain_script(c, args.timeout))

@@ -9,6 +9,7 @@ must keep passing.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -179,3 +180,43 @@ def test_without_the_page_clock_the_record_says_the_wall_clock(evaluator: Evalua
 
 def test_the_input_cadence_is_a_persons() -> None:
     assert 150 <= clock_module.INPUT_GAP_MS <= 400
+
+
+def test_a_page_on_its_clock_is_replaced_by_a_warmed_page_that_leaves_no_trace(one_tab: Evaluator) -> None:
+    """A page that went on its clock is replaced by a spare made beforehand (a new page's renderer
+    is cold: the probe compiled again on the sample's path). The spare has loaded a document of
+    the slot's site and gone back to about:blank, and the sample after it sees none of that: no
+    request, console line or error of the warm-up in its record, a first navigation, no referrer,
+    and an origin of its own."""
+    late = one_tab.evaluate(None, _added_at(2500, _GOOD))
+    assert late.status == "ok" and late.audit.clock == "virtual", late.error
+    core = one_tab._core
+    assert core._slots is not None
+    tab = next(slot.tab for slot in core._slots.slots if slot.tab is not None)
+    assert tab._spare is not None, "no spare was made for the page on its clock"
+
+    async def spare_history() -> tuple[list[str], str]:
+        assert tab._spare is not None
+        page, cdp = await tab._spare
+        history = await cdp.send("Page.getNavigationHistory")
+        return [entry["url"] for entry in history["entries"]], page.url
+
+    visited, at = one_tab._submit(spare_history())
+    assert at == "about:blank", at
+    site = tab._origins.site
+    assert any(url.startswith("https://") and url.split("/")[2].endswith("." + site) for url in visited), visited
+    hosts = json.dumps([url.split("/")[2] for url in visited if url.startswith("https://")])
+    # Fails (an unlabelled field) if its document is not a first navigation of its own origin.
+    reads = (
+        "<!doctype html><html lang='en'><head><meta charset='utf-8'><title>Reads</title></head><body><main>"
+        "<h1>Reads</h1></main><script>"
+        "const nav = performance.getEntriesByType('navigation')[0];"
+        f"if (nav.type !== 'navigate' || document.referrer !== '' || {hosts}.includes(location.hostname))"
+        " document.querySelector('main').append(document.createElement('input'));"
+        "</script></body></html>"
+    )
+    after = one_tab.evaluate(None, reads)
+    assert after.status == "ok", after.error
+    assert score_observation(after).passed, score_observation(after).reasons
+    events = after.events
+    assert not events.blocked_requests and not events.console_errors and not events.page_errors, events
