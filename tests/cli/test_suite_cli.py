@@ -186,6 +186,9 @@ def test_check_validates_the_shipped_suites(capsys: pytest.CaptureFixture[str]) 
     assert "modal-dialog: model, trials 10; expect min_trial_pass_rate=0.8" in printed
 
 
+# Every passing example of every case and its variants: about 180 pages, three minutes on a quiet
+# two-core machine.
+@pytest.mark.timeout(900)
 def test_the_self_test_suite_passes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Every passing example page of every case, as CI runs it: one evaluator, default concurrency."""
     out = tmp_path / "self-test"
