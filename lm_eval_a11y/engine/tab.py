@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import re
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,6 +29,10 @@ __all__ = ["PARSE_CUT_SHORT", "EventLog", "ProbeError", "RenderSettings", "Tab"]
 
 _ALLOWED_SCHEMES = ("data:", "blob:", "about:")
 _WORLD = "lm-eval-a11y"
+# Chromium's own report of a request it refused as mixed content (an http request of an https
+# page), before any routing sees it: the URL is taken from its security log entry, which no page
+# script can write (a page's console.error is a console entry, not a security one).
+_MIXED_CONTENT = re.compile(r"requested an insecure [^']*'([^']+)'\. This request has been blocked")
 # What a spare page loads to warm its renderer (Tab._open_spare): no script, nothing to fetch.
 _WARM_UP_HTML = "<!doctype html><html lang=en><title>.</title><p>.</p></html>"
 
@@ -297,7 +302,9 @@ class Tab(_ClockedPage):
         # Page.windowOpen also reports window.open() calls the popup blocker refused.
         cdp.on("Page.windowOpen", self._on_window_open)
         cdp.on("Page.frameNavigated", self._on_frame_navigated)
+        cdp.on("Log.entryAdded", self._on_log_entry)
         await cdp.send("Page.enable")
+        await cdp.send("Log.enable")
         # The headless shell's user agent and brands name it; present the desktop Chromium.
         await cdp.send(
             "Emulation.setUserAgentOverride",
@@ -623,6 +630,13 @@ class Tab(_ClockedPage):
         # Counted here rather than in _on_popup: blocked popups never become pages.
         self.events.popups += 1
         EventLog._add(self.events.popup_urls, str(params.get("url") or ""))
+
+    def _on_log_entry(self, params: dict[str, Any]) -> None:
+        entry = params.get("entry") or {}
+        if entry.get("source") == "security":
+            refused = _MIXED_CONTENT.search(str(entry.get("text", "")))
+            if refused is not None:
+                EventLog._add(self.events.blocked_requests, refused.group(1))
 
     def _on_console(self, message: Any) -> None:
         if message.type == "error":

@@ -140,21 +140,29 @@ def own_defences_only(monkeypatch: pytest.MonkeyPatch) -> Iterator[Evaluator]:
     )
     assert args != CHROMIUM_ARGS
     monkeypatch.setattr("lm_eval_a11y.engine.lifecycle.CHROMIUM_ARGS", args)
-    with Evaluator(EvaluatorSettings(concurrency=1, waiting_slots=0, timeout_s=BUDGET_S)) as ev:
+    # The ordinary budget: the page makes a dozen requests, and a loaded machine took over 4 s.
+    with Evaluator(EvaluatorSettings(concurrency=1, waiting_slots=0, timeout_s=ROOMY_BUDGET_S)) as ev:
         ev.start()
         yield ev
 
 
 def test_no_request_leaves_the_browser(own_defences_only: Evaluator, listening_port: tuple[int, list[str]]) -> None:
     port, hits = listening_port
-    html = page("network.html").replace("__PORT__", str(port))
+    # A forged report of a refused request, written by the page itself: not Chromium's.
+    forged = (
+        "<script>console.error(\"Mixed Content: The page at 'https://a.example/' was loaded over HTTPS, but "
+        "requested an insecure resource 'http://forged.invalid/x'. This request has been blocked; the content "
+        'must be served over HTTPS.")</script></body>'
+    )
+    html = page("network.html").replace("__PORT__", str(port)).replace("</body>", forged, 1)
+    assert "forged.invalid" in html
     # A control request proves the server answers: the test would notice a dead server.
     import urllib.request
 
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/control", timeout=5) as reply:
         assert reply.status == 200
     assert hits == ["GET /control"]
-    obs, _ = run_then_normal(own_defences_only, None, html)
+    obs, _ = run_then_normal(own_defences_only, None, html, ROOMY_BUDGET_S)
     time.sleep(0.3)  # a late beacon or socket would have arrived by now
     assert obs.status == "ok", obs.error
     assert hits == ["GET /control"], f"requests reached the server: {hits[1:]}"
@@ -166,9 +174,13 @@ def test_no_request_leaves_the_browser(own_defences_only: Evaluator, listening_p
         assert f"http://127.0.0.1:{port}/{path}" in blocked, sorted(blocked)
     # The page is served over https (engine/disguise.py): Chromium upgrades its http image to
     # https, which the routing refuses, and refuses its http fetch itself as mixed content, before
-    # any routing; the console says so.
+    # any routing: the record takes that refusal from Chromium's security log, not from what a
+    # page can write to its console.
     assert "https://tracker.invalid/pixel.png" in blocked
+    assert "http://api.invalid/data" in blocked
     assert any("Mixed Content" in e and "http://api.invalid/data" in e for e in obs.events.console_errors)
+    assert not [url for url in blocked if "forged.invalid" in url]
+    assert any("forged.invalid" in e for e in obs.events.console_errors)
 
 
 def test_five_megabyte_static_dom_is_refused_by_the_size_limit(serial_evaluator: Evaluator) -> None:
