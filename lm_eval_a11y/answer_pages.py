@@ -31,13 +31,15 @@ states for readers:
    element (``lang`` and all), its head (title, styles, head scripts), and the fragment as the
    body. Document-level rules (a title, a language) then judge the document the fragment belongs
    to, not the fragment. Without a complete document, fragments are judged as written.
-5. **A bounded number.** At most :data:`MAX_PAGES` pages are judged; an answer with more is not
-   judged at all (no page, a reason that says why), never judged on a chosen few.
+5. **A bounded number.** At most :data:`MAX_PAGES` pages are judged, out of at most
+   :data:`MAX_BLOCKS` HTML blocks; an answer with more is not judged at all (no page, a reason that
+   says why), never judged on a chosen few. Every step is linear in the answer's length.
 """
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
 __all__ = ["MAX_PAGES", "Block", "PagePlan", "deciding_page", "plan_pages", "raw_documents"]
@@ -45,6 +47,10 @@ __all__ = ["MAX_PAGES", "Block", "PagePlan", "deciding_page", "plan_pages", "raw
 MAX_PAGES = 4
 """Pages judged for one answer at most: an honest answer has one page (with its CSS and JavaScript
 merged in), perhaps a fragment beside it; each page costs a full evaluation."""
+
+MAX_BLOCKS = 4 * MAX_PAGES
+"""HTML blocks an answer may hold at most, excerpts included; over it, the answer is not judged
+(as over :data:`MAX_PAGES`): telling excerpts apart costs a comparison of every pair."""
 
 HTML_TAGS = frozenset({"html", "htm", "xhtml", "xml", "vue", "svelte", "jinja", "django", "erb", "handlebars"})
 OTHER_TAGS = frozenset(
@@ -58,18 +64,18 @@ _HTML_END = re.compile(r"</html\s*>", re.IGNORECASE)
 LOOKS_LIKE_MARKUP = re.compile(r"^\s*(?:<!--.*?-->\s*)*<(?:!doctype|[a-z][\w-]*[\s/>])", re.DOTALL | re.IGNORECASE)
 _IS_DOCUMENT = re.compile(r"^\s*(?:<!--.*?-->\s*)*(?:<!doctype\s+html|<html[\s>])", re.DOTALL | re.IGNORECASE)
 _INLINE_STYLE = re.compile(r"<style[\s>]", re.IGNORECASE)
-_INLINE_SCRIPT = re.compile(r"<script(?![^>]*\bsrc\s*=)[^>]*>", re.IGNORECASE)
+_SCRIPT_START = re.compile(r"<script(?=[\s/>])", re.IGNORECASE)
+_SRC = re.compile(r"\bsrc\s*=", re.IGNORECASE)
 _HEAD_END = re.compile(r"</head\s*>", re.IGNORECASE)
 _BODY_START = re.compile(r"<body[\s>]", re.IGNORECASE)
 _BODY_END = re.compile(r"</body\s*>", re.IGNORECASE)
 _DOCTYPE = re.compile(r"^\s*<!doctype[^>]*>", re.IGNORECASE)
-_HTML_OPEN = re.compile(r"<html\b[^>]*>", re.IGNORECASE)
-_HEAD = re.compile(r"<head\b[^>]*>.*?</head\s*>", re.IGNORECASE | re.DOTALL)
-_COMMENT = re.compile(r"<!--.*?(?:-->|$)", re.DOTALL)
-_PARKED = re.compile(
-    r"<(template|noscript|textarea|xmp|noembed|noframes)\b[^>]*>.*?</\1\s*>", re.IGNORECASE | re.DOTALL
-)
-_RAW_TEXT = re.compile(r"(<(script|style)\b[^>]*>)(.*?)(</\2\s*>)", re.IGNORECASE | re.DOTALL)
+_HTML_START = re.compile(r"<html(?=[\s/>])", re.IGNORECASE)
+_HEAD_START = re.compile(r"<head(?=[\s/>])", re.IGNORECASE)
+_PARKED_TAGS = ("template", "noscript", "textarea", "xmp", "noembed", "noframes")
+_RAW_TEXT_TAGS = ("script", "style")
+_OPENER = re.compile(r"<!--|<(" + "|".join(_PARKED_TAGS + _RAW_TEXT_TAGS) + r")(?=[\s/>])", re.IGNORECASE)
+_CLOSERS = {name: re.compile(rf"</{name}\s*>", re.IGNORECASE) for name in _PARKED_TAGS + _RAW_TEXT_TAGS}
 _JSX_ONLY = re.compile(r"[{}]|<[A-Z]")
 _ELISION = re.compile(r"^(?:\.{2,}|…|//\s*(?:\.{2,}|…).*|/\*\s*(?:\.{2,}|…).*\*/)$")
 
@@ -136,27 +142,33 @@ def raw_documents(prose: str, *, at_end: bool) -> list[Block]:
     to the last ``</html>`` before the next one. Starts inside inline code (an odd number of
     backticks before it on its line) are quotes, not documents. A document without ``</html>``
     counts only when it runs to the end of the answer (``at_end``): it was cut off."""
-    starts = [m.start() for m in DOC_START.finditer(prose) if not _in_inline_code(prose, m.start())]
-    # A document's own <html> after its doctype is not a second document.
+    ends = [m.end() for m in _HTML_END.finditer(prose)]
+    ticks = [n for n, char in enumerate(prose) if char == "`"]
+    newlines = [n for n, char in enumerate(prose) if char == "\n"]
     kept: list[int] = []
-    for start in starts:
-        if kept and not _HTML_END.search(prose, kept[-1], start):
+    for match in DOC_START.finditer(prose):
+        start = match.start()
+        if _in_inline_code(ticks, newlines, start):
+            continue
+        # A document's own <html> after its doctype is not a second document.
+        if kept and bisect_left(ends, kept[-1]) == bisect_left(ends, start):
             continue
         kept.append(start)
     found: list[Block] = []
     for i, start in enumerate(kept):
         stop = kept[i + 1] if i + 1 < len(kept) else len(prose)
-        ends = list(_HTML_END.finditer(prose, start, stop))
-        if ends:
-            found.append(Block(tag="", text=prose[start : ends[-1].end()].strip(), closed=True, raw=True))
+        last = bisect_right(ends, stop) - 1
+        if last >= 0 and ends[last] > start:
+            found.append(Block(tag="", text=prose[start : ends[last]].strip(), closed=True, raw=True))
         elif at_end and stop == len(prose):
             found.append(Block(tag="", text=prose[start:].strip(), closed=False, raw=True))
     return found
 
 
-def _in_inline_code(text: str, pos: int) -> bool:
-    line_start = text.rfind("\n", 0, pos) + 1
-    return text.count("`", line_start, pos) % 2 == 1
+def _in_inline_code(ticks: list[int], newlines: list[int], pos: int) -> bool:
+    """Whether ``pos`` follows an odd number of backticks on its line (positions sorted)."""
+    line_start = newlines[bisect_left(newlines, pos) - 1] + 1 if bisect_left(newlines, pos) else 0
+    return (bisect_left(ticks, pos) - bisect_left(ticks, line_start)) % 2 == 1
 
 
 def plan_pages(blocks: list[Block]) -> PagePlan:
@@ -164,9 +176,13 @@ def plan_pages(blocks: list[Block]) -> PagePlan:
     html_at = [i for i, b in enumerate(blocks) if b.is_html()]
     if not html_at:
         return PagePlan(ignored=tuple(b.label for b in blocks if not b.raw))
+    if len(html_at) > MAX_BLOCKS:
+        return PagePlan(found=len(html_at))
     texts = {i: blocks[i].text for i in html_at}
     has_style = {i: bool(_INLINE_STYLE.search(texts[i])) for i in html_at}
-    has_script = {i: bool(_INLINE_SCRIPT.search(texts[i])) for i in html_at}
+    has_script = {i: _has_inline_script(texts[i]) for i in html_at}
+    styles: dict[int, list[str]] = {}
+    scripts: dict[int, list[str]] = {}
     merged: list[str] = []
     merged_at: set[int] = set()
     unclosed = {i for i in html_at if not blocks[i].closed}
@@ -174,18 +190,22 @@ def plan_pages(blocks: list[Block]) -> PagePlan:
         kind = "css" if block.tag in _CSS_TAGS else "js" if block.tag in _JS_TAGS else None
         if kind is None or j in texts or not block.text.strip():
             continue
-        before = [i for i in html_at if i < j]
-        owner = before[-1] if before else html_at[0]
+        before = bisect_left(html_at, j)
+        owner = html_at[before - 1] if before else html_at[0]
         if kind == "css" and not has_style[owner]:
-            texts[owner] = _add_style(texts[owner], block.text)
+            styles.setdefault(owner, []).append(block.text)
         elif kind == "js" and not has_script[owner]:
-            texts[owner] = _add_script(texts[owner], block.text)
+            scripts.setdefault(owner, []).append(block.text)
         else:
             continue
         merged.append(block.tag)
         merged_at.add(j)
         if not block.closed:
             unclosed.add(owner)
+    for owner, css in styles.items():
+        texts[owner] = _add_style(texts[owner], "\n".join(css))
+    for owner, js in scripts.items():
+        texts[owner] = _add_script(texts[owner], "\n".join(js))
     lines = {i: _lines(texts[i]) for i in html_at}
     judged = [i for i in html_at if not any(_covers(lines[k], k, lines[i], i) for k in html_at if k != i)]
     covered = len(html_at) - len(judged)
@@ -237,17 +257,30 @@ def _add_script(html: str, js: str) -> str:
     return html + "\n" + script
 
 
+def _has_inline_script(html: str) -> bool:
+    """Whether ``html`` has a ``<script>`` without ``src`` (its tag read up to its ``>``)."""
+    for start in _SCRIPT_START.finditer(html):
+        end = html.find(">", start.end())
+        if end < 0:
+            return False
+        if not _SRC.search(html, start.end(), end):
+            return True
+    return False
+
+
 def _in_shell(document: str, fragment: str) -> str:
     """``fragment`` as the body of ``document``'s shell: its ``<html>`` element and its head."""
-    opening = _HTML_OPEN.search(document)
-    html_tag = opening.group(0) if opening is not None else "<html>"
-    head = _HEAD.search(document)
-    if head is not None:
-        head_text = head.group(0)
+    opening = _HTML_START.search(document)
+    opening_end = document.find(">", opening.end()) + 1 if opening is not None else 0
+    html_tag = document[opening.start() : opening_end] if opening is not None and opening_end else "<html>"
+    head = _HEAD_START.search(document)
+    head_end = _HEAD_END.search(document, head.end()) if head is not None else None
+    if head is not None and head_end is not None:
+        head_text = document[head.start() : head_end.end()]
     else:
         # The head's tags may stand without <head>: everything before the body is the head.
         doctype = _DOCTYPE.match(document)
-        start = opening.end() if opening is not None else doctype.end() if doctype is not None else 0
+        start = opening_end if opening_end else doctype.end() if doctype is not None else 0
         body = _BODY_START.search(document, start)
         head_text = f"<head>{document[start : body.start()] if body is not None else ''}</head>"
     return f"<!doctype html>\n{html_tag}\n{head_text}\n<body>\n{fragment}\n</body>\n</html>"
@@ -255,17 +288,32 @@ def _in_shell(document: str, fragment: str) -> str:
 
 def _lines(html: str) -> list[str]:
     """The lines of ``html`` that make its content: comments and parked markup removed, lines of
-    script and style marked as such, white space and elision lines (``...``) left out."""
-    text = _COMMENT.sub("", html)
-    text = _PARKED.sub("", text)
-
-    def mark(m: re.Match[str]) -> str:
-        body = "\n".join("\x00" + line.strip() for line in m.group(3).split("\n"))
-        return f"{m.group(1)}\n{body}\n{m.group(4)}"
-
-    text = _RAW_TEXT.sub(mark, text)
+    script and style marked as such, white space and elision lines (``...``) left out. One pass:
+    every search starts where the last one ended (answers are hostile, and may be megabytes)."""
+    parts: list[str] = []
+    pos = 0
+    while True:
+        opening = _OPENER.search(html, pos)
+        if opening is None:
+            parts.append(html[pos:])
+            break
+        parts.append(html[pos : opening.start()])
+        if opening.group(0) == "<!--":
+            end = html.find("-->", opening.end())
+            pos = len(html) if end < 0 else end + 3
+            continue
+        name = opening.group(1).lower()
+        tag_end = html.find(">", opening.end())
+        if tag_end < 0:
+            break
+        closing = _CLOSERS[name].search(html, tag_end + 1)
+        content_end = closing.start() if closing is not None else len(html)
+        pos = closing.end() if closing is not None else len(html)
+        if name in _RAW_TEXT_TAGS:
+            body = "\n".join("\x00" + line.strip() for line in html[tag_end + 1 : content_end].split("\n"))
+            parts.append(f"{html[opening.start() : tag_end + 1]}\n{body}\n</{name}>")
     out: list[str] = []
-    for line in text.split("\n"):
+    for line in "".join(parts).split("\n"):
         stripped = line.strip()
         content = stripped.lstrip("\x00").strip()
         if not content or _ELISION.match(content):

@@ -296,7 +296,12 @@ def test_a_failing_page_beside_a_passing_one_fails_the_task() -> None:
 
 def test_an_excerpt_beside_its_page_passes_as_the_page_does() -> None:
     results = run("a11y_html", BlocksLM(attack=False))
-    assert results["results"]["a11y_html"]["pass,a11y"] == 1.0
-    for sample in results["samples"]["a11y_html"]:
+    for sample, case in zip(results["samples"]["a11y_html"], CASES, strict=True):
+        passing, _ = _pass_and_fail(case)
         record = json.loads(sample["filtered_resps"][0][0])
-        assert record["extraction"]["covered"] == 1 and record["score"]["verdict"] == "pass"
+        # The excerpt is judged as part of the page: one page, the whole file, its verdict.
+        assert record["extraction"]["covered"] == 1 and record["extraction"]["pages"] == 1
+        assert record["html"] == passing.html.strip()
+        # A machine loaded past the budget times the page out; a page judged passes.
+        if record["observation"]["status"] == "ok":
+            assert record["score"]["verdict"] == "pass"

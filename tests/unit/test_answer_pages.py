@@ -88,3 +88,26 @@ def test_the_lowest_score_decides_and_a_tie_goes_to_the_primary_page() -> None:
     assert deciding_page([1.0, 0.25, 0.5], primary=0) == 1
     assert deciding_page([1.0, 1.0], primary=1) == 1
     assert deciding_page([0.5, 0.5, 1.0], primary=2) == 0
+
+
+HOSTILE = {
+    "unclosed templates": f"{F}html\n" + "<template>\n" * 50_000 + F,
+    "script tags never closed": f"{F}html\n<!doctype html>" + "<script " * 100_000 + f"\n{F}\n{F}js\nx()\n{F}",
+    "document starts in the prose": "<html>" * 100_000,
+    "document starts in inline code": "`<html> " * 100_000,
+    "a thousand css blocks": f"{F}html\n<p>x</p>\n{F}\n" + f"{F}css\np {{}}\n{F}\n" * 1_000,
+    "blocks over the bound": f"{F}html\n<p>x</p>\n{F}\n" * 10_000,
+    "a shell of unclosed tags": f"{F}html\n<p>x</p>\n{F}\n{F}html\n<!doctype html>"
+    + "<html <head " * 100_000
+    + f"\n{F}",
+}
+
+
+@pytest.mark.parametrize("answer", HOSTILE.values(), ids=HOSTILE.keys())
+def test_a_hostile_answer_is_read_in_linear_time(answer: str) -> None:
+    """Each of these took minutes with a search that starts over at every opening tag."""
+    import time
+
+    start = time.monotonic()
+    extract_html(answer)
+    assert time.monotonic() - start < 15
