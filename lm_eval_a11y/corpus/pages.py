@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
-from lm_eval_a11y.answer_pages import MAX_PAGES, deciding_page
+from lm_eval_a11y.answer_pages import MAX_BLOCKS, MAX_PAGES, deciding_page
 from lm_eval_a11y.cases import Case, get_case
 from lm_eval_a11y.extract import extract_html
 from lm_eval_a11y.observation import Observation
@@ -223,7 +223,10 @@ def admit_answer(
         data = repair_text(value)[0].encode("utf-8")
         reason = "not HTML: no HTML found in the answer (extracted as the lm-eval task does)"
         if extraction.how == "too-many-pages":
-            reason = f"not judged: the answer holds more than {MAX_PAGES} HTML pages (as the lm-eval task counts them)"
+            reason = (
+                f"not judged: the answer holds more than {MAX_PAGES} HTML pages (or {MAX_BLOCKS} HTML blocks), "
+                "as the lm-eval task counts them"
+            )
         return [], 0, PageScore.rejected("not_html", reason, html_bytes=len(data), sha256=content_digest(data))
     pages = list(extraction.judged) if every else [extraction.html]
     primary = pages.index(extraction.html) if extraction.html in pages else 0

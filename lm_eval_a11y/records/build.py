@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from lm_eval_a11y.answer_pages import MAX_PAGES, deciding_page
+from lm_eval_a11y.answer_pages import MAX_BLOCKS, MAX_PAGES, deciding_page
 from lm_eval_a11y.extract import Extraction
 from lm_eval_a11y.observation import Observation
 from lm_eval_a11y.records.schema import SCHEMA
@@ -17,8 +17,8 @@ from lm_eval_a11y.scoring import graded_score
 __all__ = ["TOO_MANY_PAGES_REASON", "build_record", "decided_record", "record_text"]
 
 TOO_MANY_PAGES_REASON = (
-    f"the answer holds more than {MAX_PAGES} HTML pages to judge; none was judged (an answer is one page, "
-    "with its snippets, CSS and JavaScript)"
+    f"the answer holds more than {MAX_PAGES} HTML pages (or {MAX_BLOCKS} HTML blocks) to judge; none was judged "
+    "(an answer is one page, with its snippets, CSS and JavaScript)"
 )
 
 

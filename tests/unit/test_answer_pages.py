@@ -111,3 +111,11 @@ def test_a_hostile_answer_is_read_in_linear_time(answer: str) -> None:
     start = time.monotonic()
     extract_html(answer)
     assert time.monotonic() - start < 15
+
+
+def test_the_task_record_of_an_answer_over_the_bound_fails_with_its_reason() -> None:
+    from lm_eval_a11y.records import TOO_MANY_PAGES_REASON, decided_record
+
+    record = decided_record({"id": "button", "version": "1"}, extract_html(MAX_PAGES_ANSWER), [])
+    assert record["score"]["verdict"] == "fail" and record["score"]["reasons"] == [TOO_MANY_PAGES_REASON]
+    assert record["extraction"]["how"] == "too-many-pages" and record["extraction"]["pages"] == 0
