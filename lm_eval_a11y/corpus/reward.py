@@ -5,11 +5,12 @@
 
 A reward function takes ``completions`` (and the batch's other columns as keyword arguments) and
 returns one float per completion, in order. Each completion is a model's answer: a string, or in
-the conversational format a list of messages, whose assistant messages are the answer. The page
-is cut out of it as the lm-eval task does (:func:`lm_eval_a11y.extract.extract_html`), the whole
-batch is rendered at once by this process's shared pool (:func:`score_pages`), and the reward is
-the page's graded score (:func:`lm_eval_a11y.scoring.graded_score`), plus ``pass_bonus`` for a
-page that passes. With ``graded=False`` the reward is the pass test alone (1.0 for a page that
+the conversational format a list of messages, whose assistant messages are the answer. Its pages
+are found as the lm-eval task finds them (:func:`lm_eval_a11y.extract.extract_html`: every HTML
+block a person would take from the answer, :mod:`lm_eval_a11y.answer_pages`), the whole batch is
+rendered at once by this process's shared pool (:func:`score_pages`), and the reward is the graded
+score (:func:`lm_eval_a11y.scoring.graded_score`) of the answer's lowest page, plus ``pass_bonus``
+for an answer that passes. With ``graded=False`` the reward is the pass test alone (1.0 for a page that
 passes, 0.0 for one that fails), and each page's evaluation stops at its first decided failure
 (``stop_at_first_failure``): the same verdicts for a fraction of the time on failing pages.
 
