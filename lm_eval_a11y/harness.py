@@ -33,7 +33,13 @@ from lm_eval_a11y.cases import Case, CaseError, get_case
 from lm_eval_a11y.engine.browser import DEFAULT_CONCURRENCY
 from lm_eval_a11y.extract import Extraction, extract_html
 from lm_eval_a11y.observation import Observation
-from lm_eval_a11y.records import build_record, flatten_responses, parse_record_strict, record_text, records_doc_metrics
+from lm_eval_a11y.records import (
+    decided_record,
+    flatten_responses,
+    parse_record_strict,
+    record_text,
+    records_doc_metrics,
+)
 
 __all__ = [
     "A11yFilter",
@@ -122,7 +128,7 @@ def evaluate_responses(
     resolved = [resolve_case(doc) for doc in docs]
     screenshots = screenshot_dir()
     label = _safe_label(os.environ.get("A11Y_MODEL_LABEL") or "model")
-    jobs: list[tuple[int, int]] = []
+    jobs: list[tuple[int, int, int]] = []
     pairs: list[tuple[Case | None, str]] = []
     names: list[str] = []
     for d, ((case, error), exts) in enumerate(zip(resolved, extracted, strict=True)):
@@ -130,12 +136,14 @@ def evaluate_responses(
             log.error("lm-eval-a11y: doc %d not scored: %s", d, error)
             continue
         for r, ext in enumerate(exts):
-            if ext.found:
-                jobs.append((d, r))
-                pairs.append((case, ext.html))
+            # Every page of the answer is judged; the lowest decides (lm_eval_a11y/answer_pages.py).
+            for p, page in enumerate(ext.judged):
+                jobs.append((d, r, p))
+                pairs.append((case, page))
                 # Stable per model, case and sample: the same run writes the same file names.
-                names.append(f"{label}__{_safe_label(str(docs[d].get('id', 'doc')))}__{r}")
-    observations: dict[tuple[int, int], Observation] = {}
+                suffix = f"__{p}" if p else ""
+                names.append(f"{label}__{_safe_label(str(docs[d].get('id', 'doc')))}__{r}{suffix}")
+    observations: dict[tuple[int, int, int], Observation] = {}
     if pairs:
         if progress:
             print(
@@ -152,7 +160,10 @@ def evaluate_responses(
             )
         observations = dict(zip(jobs, found, strict=True))
     return [
-        [build_record(doc, ext, observations.get((d, r)), error=error) for r, ext in enumerate(exts)]
+        [
+            decided_record(doc, ext, [observations.get((d, r, p)) for p in range(len(ext.judged))], error=error)
+            for r, ext in enumerate(exts)
+        ]
         for d, (doc, (_, error), exts) in enumerate(zip(docs, resolved, extracted, strict=True))
     ]
 

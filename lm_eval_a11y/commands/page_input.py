@@ -180,6 +180,8 @@ def read_page(name: str, *, max_bytes: int, extract: bool = False) -> PageInput:
     if extract:
         extraction = extract_html(text)
         problem = None if extraction.found else "no HTML found in the answer (extracted as the lm-eval task does)"
+        if extraction.how == "too-many-pages":
+            problem = "too many HTML pages in the answer to judge (the lm-eval task judges at most 4)"
         if problem is None and "\x00" in extraction.html:
             problem = "not HTML: binary data"
         html = extraction.html

@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
+from lm_eval_a11y.answer_pages import MAX_BLOCKS, MAX_PAGES, deciding_page
 from lm_eval_a11y.cases import Case, get_case
 from lm_eval_a11y.extract import extract_html
 from lm_eval_a11y.observation import Observation
@@ -40,6 +41,7 @@ __all__ = [
     "PageScore",
     "PageStatus",
     "admit",
+    "admit_answer",
     "resolve_checks",
     "score_features",
     "score_pages",
@@ -188,27 +190,56 @@ def _is_missing(value: object) -> bool:
 def admit(value: object, *, max_bytes: int, extract: bool = False) -> tuple[str | None, PageScore | None]:
     """``(html, None)`` for an input to render, or ``(None, score)`` for one that will not be.
 
-    ``extract``: the input is a model's answer; the page is cut out of it as the lm-eval task
-    does (:func:`lm_eval_a11y.extract.extract_html`) and then checked like any page.
+    ``extract``: the input is a model's answer; the page that stands for it is cut out as the
+    lm-eval task does (:func:`lm_eval_a11y.extract.extract_html`) and then checked like any page.
+    :func:`admit_answer` gives every page of an answer.
     """
+    pages, _, rejected = admit_answer(value, max_bytes=max_bytes, extract=extract, every=False)
+    return (pages[0], None) if pages else (None, rejected)
+
+
+def admit_answer(
+    value: object, *, max_bytes: int, extract: bool = True, every: bool = True
+) -> tuple[list[str], int, PageScore | None]:
+    """``(pages, primary, None)``: the pages of an input to render (with ``extract``, every page a
+    person would take from the answer, :mod:`lm_eval_a11y.answer_pages`; only the one that stands
+    for it unless ``every``) and the index of that one; or ``([], 0, score)`` for an input with no
+    page to render. One page that cannot be rendered (too large, not a page) rejects the input."""
     if _is_missing(value):
-        return None, PageScore.rejected("missing", f"no HTML: the value is missing ({value!r})")
+        return [], 0, PageScore.rejected("missing", f"no HTML: the value is missing ({value!r})")
     if isinstance(value, (bytes, bytearray, memoryview)):
         data = bytes(value)
         reason = f"not text: {len(data):,} bytes; decode them to a string first"
-        return None, PageScore.rejected("not_text", reason, html_bytes=len(data), sha256=content_digest(data))
+        return [], 0, PageScore.rejected("not_text", reason, html_bytes=len(data), sha256=content_digest(data))
     if not isinstance(value, str):
-        return None, PageScore.rejected("not_text", f"not text: a value of type {type(value).__name__}")
+        return [], 0, PageScore.rejected("not_text", f"not text: a value of type {type(value).__name__}")
     from lm_eval_a11y.engine.unicode import repair_text
 
-    text = value
-    if extract:
-        extraction = extract_html(text)
-        if not extraction.found:
-            data = repair_text(text)[0].encode("utf-8")
-            reason = "not HTML: no HTML found in the answer (extracted as the lm-eval task does)"
-            return None, PageScore.rejected("not_html", reason, html_bytes=len(data), sha256=content_digest(data))
-        text = extraction.html
+    if not extract:
+        html, rejected = _admit_page(value, max_bytes=max_bytes)
+        return ([html], 0, None) if html is not None else ([], 0, rejected)
+    extraction = extract_html(value)
+    if not extraction.found:
+        data = repair_text(value)[0].encode("utf-8")
+        reason = "not HTML: no HTML found in the answer (extracted as the lm-eval task does)"
+        if extraction.how == "too-many-pages":
+            reason = (
+                f"not judged: the answer holds more than {MAX_PAGES} HTML pages (or {MAX_BLOCKS} HTML blocks), "
+                "as the lm-eval task counts them"
+            )
+        return [], 0, PageScore.rejected("not_html", reason, html_bytes=len(data), sha256=content_digest(data))
+    pages = list(extraction.judged) if every else [extraction.html]
+    primary = pages.index(extraction.html) if extraction.html in pages else 0
+    for page in pages:
+        html, rejected = _admit_page(page, max_bytes=max_bytes)
+        if html is None:
+            return [], 0, rejected
+    return pages, primary, None
+
+
+def _admit_page(text: str, *, max_bytes: int) -> tuple[str | None, PageScore | None]:
+    from lm_eval_a11y.engine.unicode import repair_text
+
     # Counted as the evaluator counts them: the UTF-8 of the text with lone surrogates repaired.
     data = repair_text(text)[0].encode("utf-8")
     if len(data) > max_bytes:
@@ -351,19 +382,26 @@ def score_pages(
     pool = evaluator if evaluator is not None else shared_evaluator()
     max_bytes = pool.settings.max_html_bytes
     scores: list[PageScore | None] = [None] * len(items)
+    # Every page of an answer is rendered; the one with the lowest score is the row's score.
     to_render: list[tuple[int, str]] = []
+    primaries: dict[int, int] = {}
     for index, value in enumerate(items):
-        html, rejected = admit(value, max_bytes=max_bytes, extract=extract)
-        if html is not None:
-            to_render.append((index, html))
-        else:
+        pages, primary, rejected = admit_answer(value, max_bytes=max_bytes, extract=extract)
+        if rejected is not None:
             scores[index] = rejected
+            continue
+        primaries[index] = primary
+        to_render.extend((index, html) for html in pages)
     if to_render:
         observations = pool.evaluate_many([(checks_of[i], html) for i, html in to_render], progress=progress)
         if len(observations) != len(to_render):
             raise RuntimeError(f"the evaluator returned {len(observations)} observations for {len(to_render)} pages")
+        own: dict[int, list[PageScore]] = {}
         for (index, _), observation in zip(to_render, observations, strict=True):
-            scores[index] = PageScore.from_observation(observation)
+            own.setdefault(index, []).append(PageScore.from_observation(observation))
+        for index, page_scores in own.items():
+            values = [p.score if p.status == "ok" else 0.0 for p in page_scores]
+            scores[index] = page_scores[deciding_page(values, primaries[index])]
     done = [s for s in scores if s is not None]
     if len(done) != len(items):
         raise RuntimeError(f"{len(items) - len(done)} inputs got no score")

@@ -5,11 +5,12 @@
 
 A reward function takes ``completions`` (and the batch's other columns as keyword arguments) and
 returns one float per completion, in order. Each completion is a model's answer: a string, or in
-the conversational format a list of messages, whose assistant messages are the answer. The page
-is cut out of it as the lm-eval task does (:func:`lm_eval_a11y.extract.extract_html`), the whole
-batch is rendered at once by this process's shared pool (:func:`score_pages`), and the reward is
-the page's graded score (:func:`lm_eval_a11y.scoring.graded_score`), plus ``pass_bonus`` for a
-page that passes. With ``graded=False`` the reward is the pass test alone (1.0 for a page that
+the conversational format a list of messages, whose assistant messages are the answer. Its pages
+are found as the lm-eval task finds them (:func:`lm_eval_a11y.extract.extract_html`: every HTML
+block a person would take from the answer, :mod:`lm_eval_a11y.answer_pages`), the whole batch is
+rendered at once by this process's shared pool (:func:`score_pages`), and the reward is the graded
+score (:func:`lm_eval_a11y.scoring.graded_score`) of the answer's lowest page, plus ``pass_bonus``
+for an answer that passes. With ``graded=False`` the reward is the pass test alone (1.0 for a page that
 passes, 0.0 for one that fails), and each page's evaluation stops at its first decided failure
 (``stop_at_first_failure``): the same verdicts for a fraction of the time on failing pages.
 
@@ -31,6 +32,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from lm_eval_a11y.answer_pages import deciding_page
 from lm_eval_a11y.corpus.pages import PageScore, resolve_checks, score_pages, shared_evaluator
 from lm_eval_a11y.extract import extract_html
 
@@ -53,6 +55,8 @@ near-empty pages at 0.0 and no more; a real answer to any prompt clears it by fa
 # Outcomes of a completion that never reached the browser (besides the PageScore statuses).
 NO_HTML = "no_html"
 LITTLE_TEXT = "little_text"
+TOO_MANY_PAGES = "too_many_pages"
+
 
 def answer_text(completion: object) -> str | None:
     """The answer in one completion, as TRL gives it: the string itself (standard format), or the
@@ -141,37 +145,49 @@ class A11yReward:
         """The rewards and, for each completion, what happened to it (:class:`RewardOutcome`)."""
         items = list(completions)
         cases = self._cases(len(items), kwargs)
+        # Every page of every completion goes in one call: the pool renders them concurrently.
+        # A completion without a page goes in once as None (never rendered), so every row's case
+        # is still checked.
         pages: list[str | None] = []
-        early: list[str | None] = []
-        for completion in items:
-            page, why = self._page(completion)
-            pages.append(page)
-            early.append(why)
-        # One call for the whole batch: the pool renders the pages concurrently. A completion
-        # without a page goes in as None (never rendered), so every row's case is still checked.
+        page_cases: list[Any] = []
+        owners: list[tuple[list[str], int, str | None]] = []  # (its pages, index of its primary, why none)
+        for n, completion in enumerate(items):
+            found, primary, why = self._pages(completion)
+            owners.append((found, primary, why))
+            queued: list[str | None] = list(found) if found else [None]
+            for page in queued:
+                pages.append(page)
+                page_cases.append(None if cases is None else cases[n])
         scores = score_pages(
             pages,
             case=self.case,
             generic=self.generic,
-            cases=cases,
+            cases=None if cases is None else page_cases,
             evaluator=shared_evaluator(self._settings()),
         )
         rewards: list[float] = []
         outcomes: list[RewardOutcome] = []
-        for why, score in zip(early, scores, strict=True):
+        at = 0
+        for found, primary, why in owners:
+            own = scores[at : at + max(1, len(found))]
+            at += max(1, len(found))
             if why is not None:
                 rewards.append(0.0)
                 outcomes.append(RewardOutcome(status=why, score=None))
                 continue
+            values = [s.score if s.status == "ok" else 0.0 for s in own]
+            decided = deciding_page(values, primary)
+            score = own[decided]
+            common = {"pages": len(own), "decided": decided}
             if self.min_text and score.status == "ok" and (score.text_chars or 0) < self.min_text:
                 # Too little text shown to be a page (counted in the browser: text.js).
                 rewards.append(0.0)
-                outcomes.append(RewardOutcome(status=LITTLE_TEXT, score=score))
+                outcomes.append(RewardOutcome(status=LITTLE_TEXT, score=score, **common))
                 continue
             bonus = self.pass_bonus if score.a11y_pass else 0.0
             value = score.score if self.graded else float(score.a11y_pass)
             rewards.append(float(value + bonus) if score.status == "ok" else 0.0)
-            outcomes.append(RewardOutcome(status=score.status, score=score))
+            outcomes.append(RewardOutcome(status=score.status, score=score, **common))
         return rewards, outcomes
 
     def _settings(self) -> EvaluatorSettings | None:
@@ -183,15 +199,20 @@ class A11yReward:
 
         return replace(self.settings or EvaluatorSettings(), stop_at_first_failure=True)
 
-    def _page(self, completion: object) -> tuple[str | None, str | None]:
-        """``(html, None)`` for a page to render, or ``(None, why)`` for a completion without one."""
+    def _pages(self, completion: object) -> tuple[list[str], int, str | None]:
+        """``(pages, primary, None)``: the pages to render (every page a person would take from the
+        answer, :mod:`lm_eval_a11y.answer_pages`) and the index of the one that stands for it;
+        or ``([], 0, why)`` for a completion without one."""
         text = answer_text(completion)
         if text is None:
-            return None, NO_HTML
+            return [], 0, NO_HTML
         extraction = extract_html(text)
+        if extraction.how == "too-many-pages":
+            return [], 0, TOO_MANY_PAGES
         if not extraction.found:
-            return None, NO_HTML
-        return extraction.html, None
+            return [], 0, NO_HTML
+        pages = list(extraction.judged)
+        return pages, pages.index(extraction.html) if extraction.html in pages else 0, None
 
     def _cases(self, count: int, kwargs: Mapping[str, Any]) -> list[Any] | None:
         if self.case_column is None:
@@ -217,11 +238,16 @@ _TRAINER_KWARGS = frozenset({"prompts", "completion_ids", "trainer_state", "log_
 @dataclass(frozen=True)
 class RewardOutcome:
     """What happened to one completion: ``status`` is a :class:`PageScore` status for a page that
-    went to the pool (``ok``, ``timeout``...), ``no_html`` (no answer text, or no HTML in it) or
-    ``little_text`` (under ``min_text``); ``score`` is the page's score, None when it never got one."""
+    went to the pool (``ok``, ``timeout``...), ``no_html`` (no answer text, or no HTML in it),
+    ``too_many_pages`` (more HTML pages than are judged, :data:`~lm_eval_a11y.answer_pages.MAX_PAGES`)
+    or ``little_text`` (under ``min_text``); ``score`` is the score of the page that decided, None
+    when none was rendered. ``pages``: how many pages of the answer were judged (0 when none);
+    ``decided``: the index, in the answer's order, of the page whose score is the reward."""
 
     status: str
     score: PageScore | None
+    pages: int = 0
+    decided: int = 0
 
 
 def a11y_reward(

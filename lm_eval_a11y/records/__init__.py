@@ -14,7 +14,7 @@ No browser and no lm-eval here: a record can be read, judged and written anywher
 
 from __future__ import annotations
 
-from lm_eval_a11y.records.build import build_record, record_text
+from lm_eval_a11y.records.build import TOO_MANY_PAGES_REASON, build_record, decided_record, record_text
 from lm_eval_a11y.records.files import (
     RunError,
     date_id,
@@ -45,6 +45,7 @@ __all__ = [
     "SCHEMA",
     "SCHEMA_NAME",
     "SCHEMA_VERSION",
+    "TOO_MANY_PAGES_REASON",
     "Nesting",
     "RecordError",
     "RunError",
@@ -53,6 +54,7 @@ __all__ = [
     "build_record",
     "carried_metrics",
     "date_id",
+    "decided_record",
     "filtered_resps",
     "find_results",
     "flatten_responses",

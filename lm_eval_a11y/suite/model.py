@@ -35,12 +35,19 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
+from lm_eval_a11y.answer_pages import deciding_page
 from lm_eval_a11y.cases import Case
 from lm_eval_a11y.extract import Extraction, extract_html
 from lm_eval_a11y.observation import Observation
 from lm_eval_a11y.pricing import ModelPrice
 from lm_eval_a11y.records import Verdict, build_record, judge
-from lm_eval_a11y.scoring import decided_violations, generation_cost, score_observation, unmet_requirements
+from lm_eval_a11y.scoring import (
+    decided_violations,
+    generation_cost,
+    graded_score,
+    score_observation,
+    unmet_requirements,
+)
 from lm_eval_a11y.suite.expectations import Trial
 from lm_eval_a11y.suite.file import ModelSpec, Suite, SuiteCase
 from lm_eval_a11y.suite.run import TrialRecord, suite_row, trial_of, variant_task
@@ -357,19 +364,33 @@ def _evaluate(
     extractions: Sequence[Extraction],
     names: Sequence[str],
     progress: Callable[[int, int], None] | None,
-) -> list[Observation | None]:
-    """One ``evaluate_many`` for every extraction that found HTML; None where none was found."""
-    jobs = [i for i, e in enumerate(extractions) if e.found]
+) -> list[tuple[Extraction, Observation | None]]:
+    """One ``evaluate_many`` for every page of every extraction that found HTML; for each, the
+    extraction with the page that decided as its ``html`` (the lowest score, as in the lm-eval
+    task: :mod:`lm_eval_a11y.answer_pages`) and that page's observation; None where none was found."""
+    jobs = [(i, p) for i, e in enumerate(extractions) for p in range(len(e.judged))]
     found = (
         evaluator.evaluate_many(
-            [(cases[i], extractions[i].html) for i in jobs], names=[names[i] for i in jobs], progress=progress
+            [(cases[i], extractions[i].judged[p]) for i, p in jobs],
+            names=[names[i] + (f"-{p}" if p else "") for i, p in jobs],
+            progress=progress,
         )
         if jobs
         else []
     )
-    out: list[Observation | None] = [None] * len(extractions)
-    for i, obs in zip(jobs, found, strict=True):
-        out[i] = obs
+    pages: dict[int, list[Observation]] = {}
+    for (i, _), obs in zip(jobs, found, strict=True):
+        pages.setdefault(i, []).append(obs)
+    out: list[tuple[Extraction, Observation | None]] = []
+    for i, extraction in enumerate(extractions):
+        observed = pages.get(i)
+        if not observed:
+            out.append((extraction, None))
+            continue
+        judged = extraction.judged
+        primary = judged.index(extraction.html) if extraction.html in judged else 0
+        decided = deciding_page([graded_score(o) for o in observed], primary)
+        out.append((replace(extraction, html=judged[decided]), observed[decided]))
     return out
 
 
@@ -455,8 +476,8 @@ def model_trials(
         log(f"suite {suite.name}: {len(answers)} {what} generated in {elapsed / 1000:.1f} s")
         extractions = [extract_html(a) for a in answers]
         names = [f"{case_of(p).id}-{tasks[k]}-{what.split()[0]}-{p.round}" for k, p in enumerate(plans_)]
-        observations = _evaluate(evaluator, [case_of(p).case for p in plans_], extractions, names, progress)
-        return [_Turn(c, a, e, o, share) for c, a, e, o in zip(texts, answers, extractions, observations, strict=True)]
+        judged = _evaluate(evaluator, [case_of(p).case for p in plans_], extractions, names, progress)
+        return [_Turn(c, a, e, o, share) for c, a, (e, o) in zip(texts, answers, judged, strict=True)]
 
     first = turns(plans, [[{"role": r, "content": c} for r, c in p.messages] for p in plans], "first answer(s)")
     repairs: dict[int, _Turn] = {}

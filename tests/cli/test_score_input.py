@@ -98,11 +98,11 @@ def test_a_model_answer_points_to_extract(tmp_path: Path, capsys: pytest.Capture
 def test_extract_pulls_the_page_out_as_the_task_does(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     page = CLEAN.read_text()
     answer = tmp_path / "answer.md"
-    answer.write_text(f"Sure! Here is the page:\n\n```css\nbody {{}}\n```\n\n```html\n{page}\n```\n\nEnjoy.\n")
+    answer.write_text(f"Sure! Here is the page:\n\n```bash\nopen index.html\n```\n\n```html\n{page}\n```\n\nEnjoy.\n")
     assert main(["score", str(answer), "--extract", "--json"]) == EXIT_OK
     (entry,) = json.loads(capsys.readouterr().out)
     assert entry["verdict"] == "pass" and entry["status"] == "ok"
-    assert entry["input"]["extraction"]["how"] == "fenced" and entry["input"]["extraction"]["ignored"] == ["css"]
+    assert entry["input"]["extraction"]["how"] == "fenced" and entry["input"]["extraction"]["ignored"] == ["bash"]
     rendered = page.strip("\n").encode("utf-8")
     assert entry["observation"]["html_sha256"] == hashlib.sha256(rendered).hexdigest(), "only the HTML block"
 

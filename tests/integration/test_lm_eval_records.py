@@ -46,9 +46,21 @@ def test_process_results_names_the_missing_filter() -> None:
 
 
 def test_record_keeps_how_the_html_was_found() -> None:
-    answer = "Here:\n```html\n<p>hi</p>\n```\n```css\np{}\n```"
+    answer = "Here:\n```html\n<p>hi</p>\n```\n```bash\nopen index.html\n```"
     record = build_record(DOC, extract_html(answer), None)
-    assert record["extraction"] == {"how": "fenced", "blocks": 2, "ignored": ["css"], "think": False}
+    assert record["extraction"] == {"how": "fenced", "blocks": 2, "ignored": ["bash"], "think": False}
+    merged = build_record(DOC, extract_html("Here:\n```html\n<p>hi</p>\n```\n```css\np{}\n```"), None)
+    assert merged["html"] == "<style>\np{}\n</style>\n<p>hi</p>"
+    assert merged["extraction"] == {
+        "how": "fenced",
+        "blocks": 2,
+        "ignored": [],
+        "think": False,
+        "pages": 1,
+        "sources": ["html"],
+        "merged": ["css"],
+        "covered": 0,
+    }
     assert record["case_id"] == CASE.id and record["case_version"] == CASE.version
 
 

@@ -247,3 +247,61 @@ def test_the_default_task_logs_no_variant() -> None:
     assert sample["doc"]["prompt"] == CASES[0].prompt
     ((raw,),) = sample["filtered_resps"]
     assert not {"variant", "sample_id"} & set(json.loads(raw))
+
+
+class BlocksLM(ExampleLM):
+    """Answers in two HTML blocks. ``attack``: a failing example page of the case and a passing
+    one (failing first for the first case, last for the second); else, honestly, a few lines of
+    the passing page and then the whole of it."""
+
+    def __init__(self, attack: bool) -> None:
+        super().__init__()
+        self.attack = attack
+
+    def generate_until(self, requests: list[Any]) -> list[str]:
+        out = []
+        for request in requests:
+            case = self._case_for(request.args[0])
+            passing, failing = _pass_and_fail(case)
+            if self.attack:
+                blocks = [failing.html, passing.html] if case == CASES[0] else [passing.html, failing.html]
+            else:
+                body = passing.html.split("<body", 1)[1].split("\n")[1:4]
+                blocks = ["\n".join(body), passing.html]
+            out.append("".join(f"```html\n{b.strip()}\n```\n\nAnd:\n\n" for b in blocks))
+        return out
+
+
+def _pass_and_fail(case: Case) -> tuple[Example, Example]:
+    examples = EXAMPLES[case.id]
+    return next(e for e in examples if e.verdict == "pass"), next(e for e in examples if e.verdict == "fail")
+
+
+def test_a_failing_page_beside_a_passing_one_fails_the_task() -> None:
+    results = run("a11y_html", BlocksLM(attack=True))
+    assert results["results"]["a11y_html"]["pass,a11y"] == 0.0
+    for sample, case in zip(results["samples"]["a11y_html"], CASES, strict=True):
+        passing, failing = _pass_and_fail(case)
+        record = json.loads(sample["filtered_resps"][0][0])
+        extraction = record["extraction"]
+        scores, decided = extraction["page_scores"], extraction["decided"]
+        assert extraction["pages"] == 2 and len(scores) == 2
+        # The lowest page decided, and the record carries it; the failing page is never above it
+        # (the passing one may tie it at 0.0 when a loaded machine runs it out of time).
+        at_failing = 0 if case == CASES[0] else 1
+        assert scores[decided] == min(scores) < 1.0 and scores[at_failing] == min(scores)
+        assert record["html"] == (failing if decided == at_failing else passing).html.strip()
+        assert record["score"]["verdict"] == "fail"
+
+
+def test_an_excerpt_beside_its_page_passes_as_the_page_does() -> None:
+    results = run("a11y_html", BlocksLM(attack=False))
+    for sample, case in zip(results["samples"]["a11y_html"], CASES, strict=True):
+        passing, _ = _pass_and_fail(case)
+        record = json.loads(sample["filtered_resps"][0][0])
+        # The excerpt is judged as part of the page: one page, the whole file, its verdict.
+        assert record["extraction"]["covered"] == 1 and record["extraction"]["pages"] == 1
+        assert record["html"] == passing.html.strip()
+        # A machine loaded past the budget times the page out; a page judged passes.
+        if record["observation"]["status"] == "ok":
+            assert record["score"]["verdict"] == "pass"

@@ -61,13 +61,15 @@ GOLDENS = {
         f"The core of it is a button:\n\n```html\n{SNIPPET}\n```\n\nAnd the complete file:\n\n```html\n{DOC}\n```\n",
         DOC,
     ),
-    "separate css and js blocks are not merged": golden(
+    "separate css and js blocks are merged into the page": golden(
         "index.html:\n```html\n<!doctype html><html lang=en><head><title>t</title>"
         '<link rel="stylesheet" href="style.css"></head><body><button>Q</button>'
         '<script src="app.js"></script></body></html>\n```\n'
-        "style.css:\n```css\nbutton { color: red; }\n```\napp.js:\n```javascript\nconsole.log(1)\n```\n",
-        '<!doctype html><html lang=en><head><title>t</title><link rel="stylesheet" href="style.css"></head>'
-        '<body><button>Q</button><script src="app.js"></script></body></html>',
+        "style.css:\n```css\nbutton { color: red; }\n```\napp.js:\n```javascript\nconsole.log(1)\n```\n"
+        "Run it with:\n```bash\nopen index.html\n```\n",
+        '<!doctype html><html lang=en><head><title>t</title><link rel="stylesheet" href="style.css">'
+        "<style>\nbutton { color: red; }\n</style>\n</head>"
+        '<body><button>Q</button><script src="app.js"></script><script>\nconsole.log(1)\n</script>\n</body></html>',
     ),
     "a fragment in a fence is still the answer": golden(f"```html\n{SNIPPET}\n```", SNIPPET),
     "fence cut off by the token limit": golden(
@@ -120,10 +122,19 @@ def test_golden(response: str, html: str, found: bool, truncated: bool, how: str
 
 
 def test_records_what_was_left_out() -> None:
-    answer = GOLDENS["separate css and js blocks are not merged"][0]
+    answer = GOLDENS["separate css and js blocks are merged into the page"][0]
     result = extract_html(answer)
-    assert (result.blocks, result.ignored) == (3, ("css", "javascript"))
-    assert result.to_dict() == {"how": "fenced", "blocks": 3, "ignored": ["css", "javascript"], "think": False}
+    assert (result.blocks, result.ignored, result.merged) == (4, ("bash",), ("css", "javascript"))
+    assert result.to_dict() == {
+        "how": "fenced",
+        "blocks": 4,
+        "ignored": ["bash"],
+        "think": False,
+        "pages": 1,
+        "sources": ["html"],
+        "merged": ["css", "javascript"],
+        "covered": 0,
+    }
 
 
 def test_notes_a_removed_think_section() -> None:
