@@ -159,6 +159,8 @@ class _ClockedPage:
     _navigated_at: float
     _clock_started_at_page_ms: float
     _spare: asyncio.Future[tuple[Page, CDPSession]] | None
+    _origins: Origins
+    _pending: dict[str, str]
     clock: PageClock | None
     pointer_on_page: bool
 
@@ -193,7 +195,20 @@ class _ClockedPage:
             self._spare.add_done_callback(lambda done: done.cancelled() or done.exception())
 
     async def _open_spare(self) -> tuple[Page, CDPSession]:
-        raise NotImplementedError
+        """A page to replace this one with (:meth:`_replace_page`), warmed: it has loaded a
+        blank document of the slot's site and gone back to ``about:blank``, so that the renderer
+        process the next document commits in is running and has compiled the probe (a
+        replacement page that was not warmed took 1.6-2.3 s to load a modal dialog example under
+        load, a warmed one 0.2-0.7 s, the page itself 0.25-0.7 s)."""
+        page, cdp = await self._open()
+        url = self._origins.next()
+        self._pending[url] = _WARM_UP_HTML
+        try:
+            await page.goto(url, wait_until="load")
+        finally:
+            self._pending.pop(url, None)
+        await page.goto("about:blank")
+        return page, cdp
 
     @property
     def page_time_ms(self) -> float:
@@ -325,22 +340,6 @@ class Tab(_ClockedPage):
                 "worldName": _WORLD,
             },
         )
-        return page, cdp
-
-    async def _open_spare(self) -> tuple[Page, CDPSession]:
-        """A page to replace this one with (:meth:`_replace_page`), warmed: it has loaded a
-        blank document of the slot's site and gone back to ``about:blank``, so that the renderer
-        process the next document commits in is running and has compiled the probe (a
-        replacement page that was not warmed took 1.6-2.3 s to load a modal dialog example under
-        load, a warmed one 0.2-0.7 s, the page itself 0.25-0.7 s)."""
-        page, cdp = await self._open()
-        url = self._origins.next()
-        self._pending[url] = _WARM_UP_HTML
-        try:
-            await page.goto(url, wait_until="load")
-        finally:
-            self._pending.pop(url, None)
-        await page.goto("about:blank")
         return page, cdp
 
     async def load(self, html: str, settle_ms: int = 0) -> None:
