@@ -27,6 +27,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--cases", nargs="*", help="case ids (default: every case)")
     parser.add_argument("--concurrency", type=int, default=4)
+    parser.add_argument("--timeout", type=float, default=20.0, help="time budget per page, s (default 20)")
     parser.add_argument("--json", type=Path, help="write each page's generic outcomes here")
     args = parser.parse_args(argv)
 
@@ -39,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
         if example.name.startswith(("pass-", "fail-"))
     ]
     started = time.monotonic()
-    with Evaluator(EvaluatorSettings(concurrency=args.concurrency)) as evaluator:
+    with Evaluator(EvaluatorSettings(concurrency=args.concurrency, timeout_s=args.timeout)) as evaluator:
         observations = evaluator.evaluate_many(
             [(generic, html) for _, _, html in pages], names=[f"{c}-{n}" for c, n, _ in pages]
         )
