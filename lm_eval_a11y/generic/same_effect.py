@@ -173,7 +173,10 @@ async def click_effect(s: Session, place: int) -> Effect | None:
         await s.click(target)
     except ProbeError:
         return None
-    return effect_between(before, await _state(s))
+    effect = effect_between(before, await _state(s))
+    if not effect.changed and not effect.added and effect.focus == str(place):
+        return Effect()  # a click focuses what it clicks: no function of its own
+    return effect
 
 
 async def _try_path(s: Session, place: int, path_place: int, wanted: Effect) -> str:
