@@ -179,24 +179,38 @@ async def click_effect(s: Session, place: int) -> Effect | None:
     return effect
 
 
-async def _try_path(s: Session, place: int, path_place: int, wanted: Effect) -> str:
-    """The keys on the Tab stop at ``path_place`` that do ``wanted``, in words; '' if none."""
+async def _start(s: Session, place: int, path_place: int) -> tuple[int, Element, dict[str, Any], dict[str, Any]] | None:
+    """A fresh load with focus on the Tab stop at ``path_place``: the target's reference there, the
+    Tab stop, and the states before and after it took focus; None when either is not there."""
     target = await _fresh_target(s, place)
     path_ref = await s.probe("elementAtPlace", path_place)
     if target is None or path_ref is None:
-        return ""
+        return None
     path = await s.element(path_ref)
     before = await _state(s)
     await s.focus(path)
-    last = await _state(s)
-    if covers(effect_between(before, last), wanted):
+    return target, path, before, await _state(s)
+
+
+async def _try_path(s: Session, place: int, path_place: int, wanted: Effect) -> str:
+    """The keys on the Tab stop at ``path_place`` that do ``wanted``, in words; '' if none. Each
+    key starts from a fresh load when the one before changed the page: what two keys do together
+    is not what one does (Next twice is no Previous)."""
+    started = await _start(s, place, path_place)
+    if started is None:
+        return ""
+    target, path, before, focused = started
+    if covers(effect_between(before, focused), wanted):
         return f"focusing {path.describe()}"
-    on_target = False
-    active: Element | None = path
+    last = focused
     for key in KEYS:
-        if active is None or (active.ref != path.ref and not on_target):
-            active = await s.focus(path)
-            last = await _state(s)
+        if _print(last) != _print(focused):
+            started = await _start(s, place, path_place)
+            if started is None:
+                return ""
+            target, path, before, focused = started
+            last = focused
+        on_target = False
         seen = {_print(last)}
         for count in range(1, (MAX_REPEATS if key in REPEATED else 1) + 1):
             active = await s.press(key)
@@ -208,7 +222,7 @@ async def _try_path(s: Session, place: int, path_place: int, wanted: Effect) -> 
                 # The arrows brought focus to the target itself: a person activates it there.
                 on_target = True
                 for activate in ("Enter", "Space"):
-                    active = await s.press(activate)
+                    await s.press(activate)
                     now = await _state(s)
                     if covers(effect_between(before, now), wanted):
                         return f"{key}{times} from {path.describe()} to it, then {activate}"
@@ -216,7 +230,7 @@ async def _try_path(s: Session, place: int, path_place: int, wanted: Effect) -> 
             again = _print(now) in seen
             seen.add(_print(now))
             last = now
-            if again:
+            if again or on_target:
                 break
     return ""
 
