@@ -274,5 +274,6 @@ async def same_effect_by_keyboard(s: Session, planned: Plan | None) -> Trial:
         tried.append((await s.element(ref_now)).describe() if ref_now is not None else "a Tab stop")
     return Trial(
         "",
-        f"its click {wanted.describe()}, and no key tried (Enter, Space, the arrows, Home, End; Alt+ArrowDown on a combobox) on {'; '.join(tried)} does the same",
+        f"its click {wanted.describe()}, and no key tried (Enter, Space, the arrows, Home, End; Alt+ArrowDown on "
+        f"a combobox) on {'; '.join(tried)} does the same",
     )
