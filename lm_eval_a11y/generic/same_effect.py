@@ -7,17 +7,18 @@ thumb's arrow keys move it, a toolbar's radios when its arrow keys reach and che
 generic check `mouse-targets-keyboard-operable` judges such a target by doing
 (docs/generic.md states the rule and its bounds):
 
-1. the page is loaded afresh, the pointer rests on the target (what hovering changes is not the
-   click's effect), the page's state is noted (every element's attributes, form value,
+1. the page is loaded afresh (unless no check acted on it yet), the pointer rests on the target
+   (what hovering changes is not the click's effect), the page's state is noted (every element's attributes, form value,
    checkedness, whether it is shown, its own text and place; new elements; focus), the target is
    clicked and the state noted again: the change is the click's effect;
 2. for each keyboard path (a Tab stop that controls the same element or points at the target, one
    inside it, the nearest around it, the Tab stops of the nearest element around it that holds
    any; at most :data:`MAX_PATHS`) the page is loaded afresh, the Tab stop takes focus and the keys
-   a person would press are pressed in turn (:data:`KEYS`; an arrow key again while it changes
-   something, up to :data:`MAX_REPEATS` times; Enter and Space on the target itself when an arrow
-   key brings focus to it). The path does the same when the change since the fresh load covers the
-   click's: every fact the click changed has changed to the same value (numbers may differ: a rail
+   a person would press are pressed in turn (:data:`KEYS`, Alt+ArrowDown on a combobox only; an
+   arrow key again while it leads somewhere new, up to :data:`MAX_REPEATS` times; Enter and Space
+   on the target itself when an arrow key brings focus to it), each key from a fresh load when the
+   one before changed the page. The path does the same when the change since the fresh load covers
+   the click's: every fact the click changed has changed to the same value (numbers may differ: a rail
    click and an arrow key both move a slider), every element the click added was added, and, when
    the click changed nothing but focus, focus went to the same place.
 
