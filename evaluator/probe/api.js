@@ -11,6 +11,7 @@ import {
   byRole, contentBefore, deepActive, describe, FOCUS_CANDIDATES, focusStyle, headings, isFocusable,
   isHiddenFromAT, isVisible, isWithin, landmarks, nameOf, queryAll, rangeValue, roleOf,
 } from './elements.js';
+import { effectPlace, effectState, elementAtPlace, keyboardPaths } from './effects.js';
 import { internalsCandidates, noteComputed } from './extra-rules.js';
 import { focusClip, pixelsDiffer, restlessAround, stopKind } from './focus-ring.js';
 import { quietReset } from './focus-start.js';
@@ -214,6 +215,11 @@ globalThis.__a11yProbe = Object.freeze({
   hiddenContent,
   shownAmong,
   dragLooking,
+  // Same effect by keyboard (lm_eval_a11y/generic/same_effect.py).
+  effectPlace,
+  effectState,
+  elementAtPlace,
+  keyboardPaths,
   openers,
   scrollRoom,
 });

@@ -6,7 +6,7 @@ import { refOf } from './refs.js';
 // Content that may need two dimensions at any width (WCAG 1.4.10's exceptions: data tables,
 // code, images, maps, diagrams, video, games): what overflows inside it is not reported.
 const TWO_DIMENSIONAL = 'table, pre, code, kbd, samp, img, picture, svg, canvas, video, iframe, object, embed, '
-  + 'math, [role="grid"], [role="treegrid"], [role="img"], [role="application"]';
+  + 'math, [role="table"], [role="grid"], [role="treegrid"], [role="img"], [role="application"]';
 
 // Elements holding text of their own (or a form control) whose box the layout put beyond the
 // viewport's right edge, now: cut off, or reachable only by scrolling sideways. An element wholly

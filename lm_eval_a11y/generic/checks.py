@@ -17,6 +17,7 @@ from lm_eval_a11y.generic.mouse_only import (
     focuses_labelled_control,
     hover_only_content,
 )
+from lm_eval_a11y.generic.same_effect import MAX_KINDS, MAX_MEMBERS, Plan, plan, same_effect_by_keyboard
 
 if TYPE_CHECKING:
     from lm_eval_a11y.engine.elements import KeyboardFacts
@@ -127,30 +128,78 @@ async def mouse_targets_keyboard_operable(s: Session) -> Outcome:
     if labels:
         problems = [(fact, problem) for fact, problem in problems if fact not in {f for f, _ in labels}]
         label_note = f"; a click on {len(labels)} label(s) only focuses the control they name ({labels[0][1]})"
+    # Described and planned now: the tries below load the page afresh, and its references go with it.
+    described = [(fact, f"{(await s.element(fact.ref)).describe()} {problem}") for fact, problem in problems]
+    kinds = await _kinds(s, described)
     # Hovering and the keyboard walk change the page: judged once the facts above are read.
     hover_named, hover_note = await _hover_only(s, hovering)
+    # The same effect by keyboard, judged by doing (same_effect.py): one target of each kind.
+    described, effect_note = await _same_effect(s, kinds)
     if truncated:
         problems_note = f"; the page listens on more than {MAX_LISTENED} elements, and the rest were not judged"
     else:
         problems_note = ""
-    if not problems and not hover_named:
+    if not described and not hover_named:
         if truncated:
             return failed(f"The first {MAX_LISTENED} elements listened on are keyboard operable{problems_note}")
         return passed(
             f"All {len(facts)} element(s) that listen for the mouse or look clickable work from the keyboard"
-            f"{label_note}{hover_note}"
+            f"{label_note}{effect_note}{hover_note}"
         )
-    named = []
-    for fact, problem in problems[:NAMED]:
-        element = await s.element(fact.ref)
-        named.append(f"{element.describe()} {problem}")
+    named = [problem for _fact, problem in described[:NAMED]]
     named += hover_named[: max(NAMED - len(named), 0)]
-    total = len(problems) + len(hover_named)
+    total = len(described) + len(hover_named)
     return failed(
         f"{total} element(s) a mouse can work are out of the keyboard's reach: {'; '.join(named)}"
         f"{_more(total)}"
         f"{problems_note}"
     )
+
+
+Described = list[tuple["KeyboardFacts", str]]
+
+
+async def _kinds(s: Session, problems: Described) -> list[tuple[Described, list[Plan | None]]]:
+    """The problems (each with its element described) by kind (tag, role and classes), each of the
+    first :data:`MAX_KINDS` kinds with the plans of its first elements' tries (same_effect.py)."""
+    kinds: dict[str, Described] = {}
+    for fact, problem in problems:
+        element = await s.element(fact.ref)
+        kinds.setdefault(f"{element.tag}|{element.role}|{' '.join(sorted(element.classes))}", []).append(
+            (fact, problem)
+        )
+    planned = []
+    for index, members in enumerate(kinds.values()):
+        tries = members[:MAX_MEMBERS] if index < MAX_KINDS else []
+        planned.append((members, [await plan(s, fact.ref) for fact, _ in tries]))
+    return planned
+
+
+async def _same_effect(s: Session, kinds: list[tuple[Described, list[Plan | None]]]) -> tuple[Described, str]:
+    """The problems left once a keyboard path that does what the click does is looked for, and a
+    note for a passing message. One target of each kind (at most :data:`MAX_KINDS` kinds; the next
+    when a click on it changes nothing, as on a radio already checked) is tried and stands for its
+    kind. The page is left changed (the next check gets a fresh one)."""
+    left: Described = []
+    found = []
+    for members, plans in kinds:
+        if not plans:
+            left += [
+                (f, f"{p}; not tried for the same effect by keyboard (beyond {MAX_KINDS} kinds)") for f, p in members
+            ]
+            continue
+        for planned in plans:
+            trial = await same_effect_by_keyboard(s, planned)
+            if not trial.no_effect:
+                break
+        if trial.path:
+            found.append((len(members), trial.path))
+        else:
+            left += [(fact, f"{problem}; {trial.note}") for fact, problem in members]
+    note = ""
+    if found:
+        note = f"; {sum(n for n, _ in found)} element(s) do by keyboard what their click does ({found[0][1]})"
+    return left, note
 
 
 async def _hover_only(s: Session, hovering: list[int]) -> tuple[list[str], str]:
@@ -186,6 +235,10 @@ def _keyboard_problem(fact: KeyboardFacts, mouse_types: set[str] | None) -> str 
         if fact.control == "native" and fact.click_activated and deaf and not fact.key_handled:
             heard = ", ".join(sorted(mouse_types or ()))
             return f"listens only for {heard}, which the keyboard never fires (Enter and Space fire click)"
+        if fact.control == "native" and not fact.tab_stop:
+            # Out of the Tab order, in a widget: only the widget's keys bring focus to it, which is
+            # tried (same_effect.py); the browser's Enter and Space work it once there.
+            return "is no Tab stop: only the keys of the widget around it could bring focus to it"
         return None
     if fact.inside_workable is not None or fact.holds_workable:
         # Lenient on purpose: a keyboard user works the control around it or inside it, and
