@@ -72,6 +72,13 @@ class Extraction:
             return self.pages
         return (self.html,) if self.found else ()
 
+    @property
+    def primary(self) -> int:
+        """The index in :attr:`judged` of ``html``, the page that stands for the answer (0 when
+        it is not among them)."""
+        judged = self.judged
+        return judged.index(self.html) if self.html in judged else 0
+
     def to_dict(self) -> dict[str, object]:
         out: dict[str, object] = {
             "how": self.how,

@@ -228,8 +228,7 @@ def admit_answer(
                 "as the lm-eval task counts them"
             )
         return [], 0, PageScore.rejected("not_html", reason, html_bytes=len(data), sha256=content_digest(data))
-    pages = list(extraction.judged) if every else [extraction.html]
-    primary = pages.index(extraction.html) if extraction.html in pages else 0
+    pages, primary = (list(extraction.judged), extraction.primary) if every else ([extraction.html], 0)
     for page in pages:
         html, rejected = _admit_page(page, max_bytes=max_bytes)
         if html is None:

@@ -211,8 +211,7 @@ class A11yReward:
             return [], 0, TOO_MANY_PAGES
         if not extraction.found:
             return [], 0, NO_HTML
-        pages = list(extraction.judged)
-        return pages, pages.index(extraction.html) if extraction.html in pages else 0, None
+        return list(extraction.judged), extraction.primary, None
 
     def _cases(self, count: int, kwargs: Mapping[str, Any]) -> list[Any] | None:
         if self.case_column is None:

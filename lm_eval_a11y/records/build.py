@@ -77,10 +77,8 @@ def decided_record(
             record["score"]["reasons"] = [TOO_MANY_PAGES_REASON]
         return record
     scores = [0.0 if o is None else graded_score(o) for o in observations]
-    pages = extraction.judged
-    primary = pages.index(extraction.html) if extraction.html in pages else 0
-    decided = deciding_page(scores, primary)
-    record = build_record(doc, replace(extraction, html=pages[decided]), observations[decided])
+    decided = deciding_page(scores, extraction.primary)
+    record = build_record(doc, replace(extraction, html=extraction.judged[decided]), observations[decided])
     record["extraction"].update(decided=decided, page_scores=[round(s, 6) for s in scores])
     return record
 

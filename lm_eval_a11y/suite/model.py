@@ -387,10 +387,8 @@ def _evaluate(
         if not observed:
             out.append((extraction, None))
             continue
-        judged = extraction.judged
-        primary = judged.index(extraction.html) if extraction.html in judged else 0
-        decided = deciding_page([graded_score(o) for o in observed], primary)
-        out.append((replace(extraction, html=judged[decided]), observed[decided]))
+        decided = deciding_page([graded_score(o) for o in observed], extraction.primary)
+        out.append((replace(extraction, html=extraction.judged[decided]), observed[decided]))
     return out
 
 
