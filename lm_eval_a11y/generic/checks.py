@@ -129,8 +129,7 @@ async def mouse_targets_keyboard_operable(s: Session) -> Outcome:
         problems = [(fact, problem) for fact, problem in problems if fact not in {f for f, _ in labels}]
         label_note = f"; a click on {len(labels)} label(s) only focuses the control they name ({labels[0][1]})"
     # Described and planned now: the tries below load the page afresh, and its references go with it.
-    described = [(fact, f"{(await s.element(fact.ref)).describe()} {problem}") for fact, problem in problems]
-    kinds = await _kinds(s, described)
+    kinds = await _kinds(s, problems)
     # Hovering and the keyboard walk change the page: judged once the facts above are read.
     hover_named, hover_note = await _hover_only(s, hovering)
     # The same effect by keyboard, judged by doing (same_effect.py): one target of each kind.
@@ -160,13 +159,13 @@ Described = list[tuple["KeyboardFacts", str]]
 
 
 async def _kinds(s: Session, problems: Described) -> list[tuple[Described, list[Plan | None]]]:
-    """The problems (each with its element described) by kind (tag, role and classes), each of the
+    """The problems, each with its element described, by kind (tag, role and classes), each of the
     first :data:`MAX_KINDS` kinds with the plans of its first elements' tries (same_effect.py)."""
     kinds: dict[str, Described] = {}
     for fact, problem in problems:
         element = await s.element(fact.ref)
         kinds.setdefault(f"{element.tag}|{element.role}|{' '.join(sorted(element.classes))}", []).append(
-            (fact, problem)
+            (fact, f"{element.describe()} {problem}")
         )
     planned = []
     for index, members in enumerate(kinds.values()):
