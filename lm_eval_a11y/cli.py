@@ -104,7 +104,11 @@ def positive_int(text: str) -> int:
 def add_pool_options(parser: argparse.ArgumentParser) -> None:
     """``--timeout`` and ``--concurrency``, for every command that evaluates pages."""
     parser.add_argument(
-        "--timeout", type=positive_seconds, default=20.0, metavar="S", help="time budget per page (default 20)"
+        "--timeout",
+        type=positive_seconds,
+        default=20.0,
+        metavar="S",
+        help="time budget per page (default 20), plus the time of the reloads the checks ask for, up to as much again",
     )
     parser.add_argument(
         "--concurrency",

@@ -218,6 +218,9 @@ class Timings:
     # running: only a machine starved for seconds gets there, and a read after one may precede
     # what the page does when its animation ends (docs/settling.md).
     settle_stalls: int = 0
+    # Time spent reloading the page for the evaluator's own steps (a fresh page for a check, a
+    # condition, the visitor's walk): it extends the time budget, by at most the budget again.
+    reload_ms: float = 0.0
 
 
 @dataclass(frozen=True)

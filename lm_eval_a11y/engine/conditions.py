@@ -196,7 +196,8 @@ async def _audit_phone(auditor: _Auditor, session: Session, tab: Tab, run: Any, 
     phone.events = tab.events
     on_phone = Session(phone, session.html)
     try:
-        await auditor._crash_aware(on_phone, on_phone.open())
+        # A load of the evaluator's choosing, timed as the sample's reloads are (SampleRun.budget_s).
+        await auditor._crash_aware(on_phone, on_phone.reset())
         if phone.cut_short is None:
             difference: dict[str, Any] = await auditor._crash_aware(
                 on_phone, on_phone.probe("conditionDiffers", default_print)
@@ -205,6 +206,8 @@ async def _audit_phone(auditor: _Auditor, session: Session, tab: Tab, run: Any, 
                 await auditor._audit_unchecked(on_phone, run, PHONE.label, disable=_CONTRAST_RULES)
                 await _condition_contrast(auditor, on_phone, phone, run, PHONE, difference)
     finally:
+        session.reloads += on_phone.reloads
+        session.reloads_s += on_phone.reloads_s
         session.axe_runs.extend(on_phone.axe_runs)
         session.axe_positions.extend(on_phone.axe_positions)
         session.coverage.extend(on_phone.coverage)

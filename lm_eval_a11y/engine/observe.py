@@ -92,6 +92,7 @@ def build_observation(
             total_ms=round(total_ms, 1),
             contrast_ms=round(run.contrast_ms, 1),
             settle_stalls=run.session.settle_stalls if run.session is not None else 0,
+            reload_ms=round(run.session.reloads_s * 1000, 1) if run.session is not None else 0.0,
         ),
         events=PageEvents(
             console_errors=tuple(events.console_errors),

@@ -42,7 +42,7 @@ class SampleAudit(LateAudit):
         work = asyncio.ensure_future(self._evaluate_in(case, html, tab, run, name))
         work.add_done_callback(consume)
         try:
-            await asyncio.wait_for(asyncio.shield(work), self.settings.timeout_s)
+            await self._within_budget(work, run)
             return "ok", None
         except TimeoutError:
             work.cancel()
@@ -67,6 +67,20 @@ class SampleAudit(LateAudit):
             if not work.done():
                 work.cancel()
 
+    async def _within_budget(self, work: asyncio.Future[None], run: SampleRun) -> None:
+        """Wait for ``work`` until the sample's budget (SampleRun.budget_s) is used up, then raise
+        TimeoutError; the budget grows while the evaluator reloads the page."""
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        while True:
+            left = started + run.budget_s(self.settings.timeout_s) - loop.time()
+            if left <= 0:
+                raise TimeoutError()
+            await asyncio.wait((work,), timeout=left)
+            if work.done():
+                work.result()
+                return
+
     def _crash_reason(self, run: SampleRun) -> str:
         kill = self._watchdog.take_kill(run.began) if self._watchdog is not None else None
         settings = self.settings
@@ -84,6 +98,8 @@ class SampleAudit(LateAudit):
 
     def _timeout_reason(self, run: SampleRun) -> str:
         reason = f"the evaluation took longer than its budget of {self.settings.timeout_s:g} s"
+        if run.session is not None and run.session.reloads:
+            reason += " and the time of the reloads of the page its steps asked for"
         stage = "rendering" if run.render_ms == 0 else ("running axe" if run.axe_ms == 0 else "running checks")
         reason += f" while {stage}"
         if run.events.dialogs:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol, TypeVar
 
@@ -79,6 +80,10 @@ class SessionBase:
         # reference a keyboard walk saw), and the last action, for the labels of audited states.
         self._acted_on: Element | int | None = None
         self._last_action: tuple[str, Element | int | None] | None = None
+        # Seconds spent in reset(): the evaluator's own reloads of the page, which extend the
+        # sample's time budget (SampleRun.budget_s).
+        self.reloads = 0
+        self.reloads_s = 0.0
 
     @property
     def page(self) -> Page:
@@ -166,7 +171,12 @@ class SessionBase:
 
     async def reset(self) -> None:
         """Return to the page as first rendered: a fresh document and origin, the same HTML."""
-        await self.open()
+        started = time.perf_counter()
+        try:
+            await self.open()
+        finally:
+            self.reloads += 1
+            self.reloads_s += time.perf_counter() - started
 
     async def axe(self, state: str) -> int:
         """Run axe in the state the page is in now; its findings join the sample's axe result.

@@ -57,6 +57,15 @@ class SampleRun:
     # Characters of text the first-rendered document shows (probe text.js; None: not read).
     text_chars: int | None = None
 
+    def budget_s(self, timeout_s: float) -> float:
+        """The sample's time budget: ``timeout_s``, plus the time the evaluator spent reloading
+        the page for its own steps (a fresh page for a check, a condition, the walk), by at most
+        ``timeout_s`` again. A page that is slow to load (a framework compiled in the browser)
+        pays its load once, as a visitor does, not once per reload; a page cannot stretch its
+        sample past twice the budget."""
+        reloads_s = self.session.reloads_s if self.session is not None else 0.0
+        return timeout_s + min(reloads_s, timeout_s)
+
 
 class PageCrashedError(Exception):
     pass

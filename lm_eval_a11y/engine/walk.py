@@ -100,6 +100,8 @@ class WalkRun(Protocol):
     axe_ms: float
     unaudited: list[str]
 
+    def budget_s(self, timeout_s: float) -> float: ...
+
 
 @dataclass(frozen=True)
 class WalkReport:
@@ -133,7 +135,8 @@ async def visitor_walk(host: WalkHost, session: Session, run: WalkRun) -> WalkRe
         stopped = out.step
         run.unaudited.append(
             f"the visitor's walk stopped before {out.step}: the sample's time budget of"
-            f" {host.settings.timeout_s:g} s would have run out, so the states it would have reached were not audited"
+            f" {host.settings.timeout_s:g} s (and the time of its reloads of the page) would have run out, so the"
+            " states it would have reached were not audited"
         )
     except _Bounded:
         pass
@@ -156,7 +159,6 @@ class _Walk:
         self._host = host
         self._session = session
         self._run = run
-        self._deadline = run.began + host.settings.timeout_s - _MARGIN_S
         self.actions: list[str] = []
         self.states: list[str] = []
         self._audited: set[str] = set()
@@ -168,6 +170,11 @@ class _Walk:
         self._action_s = [_FIRST_ACTION_S]
         axe_runs = max(len(session.axe_runs), 1)
         self._longest_audit_s = max(run.axe_ms / 1000 / axe_runs, _FIRST_AUDIT_S)
+
+    @property
+    def _deadline(self) -> float:
+        # The walk's own reloads extend the budget as the checks' do.
+        return self._run.began + self._run.budget_s(self._host.settings.timeout_s) - _MARGIN_S
 
     async def _call(self, work: Awaitable[T]) -> T:
         return await self._host._crash_aware(self._session, work)
