@@ -187,12 +187,14 @@ def test_check_validates_the_shipped_suites(capsys: pytest.CaptureFixture[str]) 
 
 
 # Every passing example of every case and its variants: about 180 pages, three minutes on a quiet
-# two-core machine.
+# two-core machine. The budget per page is twice the default: this test judges the pages, not the
+# machine's speed, and a runner busy with other work doubles a page's time (tests/cases/
+# test_examples.py holds every example to the default budget).
 @pytest.mark.timeout(900)
 def test_the_self_test_suite_passes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Every passing example page of every case, as CI runs it: one evaluator, default concurrency."""
+    """Every passing example page of every case: one evaluator, default concurrency."""
     out = tmp_path / "self-test"
-    code = main(["suite", "run", str(suites_dir() / "self-test.yaml"), "--out", str(out)])
+    code = main(["suite", "run", str(suites_dir() / "self-test.yaml"), "--out", str(out), "--timeout", "40"])
     printed = capsys.readouterr().out
     assert code == EXIT_OK, printed
     result = _result(out)
