@@ -129,7 +129,7 @@ async def mouse_targets_keyboard_operable(s: Session) -> Outcome:
         problems = [(fact, problem) for fact, problem in problems if fact not in {f for f, _ in labels}]
         label_note = f"; a click on {len(labels)} label(s) only focuses the control they name ({labels[0][1]})"
     # Described and planned now: the tries below load the page afresh, and its references go with it.
-    kinds = await _kinds(s, problems)
+    kinds = await _kinds(s, problems, targets)
     # Hovering and the keyboard walk change the page: judged once the facts above are read.
     hover_named, hover_note = await _hover_only(s, hovering)
     # The same effect by keyboard, judged by doing (same_effect.py): one target of each kind.
@@ -158,9 +158,10 @@ async def mouse_targets_keyboard_operable(s: Session) -> Outcome:
 Described = list[tuple["KeyboardFacts", str]]
 
 
-async def _kinds(s: Session, problems: Described) -> list[tuple[Described, list[Plan | None]]]:
+async def _kinds(s: Session, problems: Described, targets: list[int]) -> list[tuple[Described, list[Plan | None]]]:
     """The problems, each with its element described, by kind (tag, role and classes), each of the
-    first :data:`MAX_KINDS` kinds with the plans of its first elements' tries (same_effect.py)."""
+    first :data:`MAX_KINDS` kinds with the plans of its first elements' tries (same_effect.py;
+    ``targets``: every mouse target, the others of a widget clicked first when need be)."""
     kinds: dict[str, Described] = {}
     for fact, problem in problems:
         element = await s.element(fact.ref)
@@ -170,7 +171,7 @@ async def _kinds(s: Session, problems: Described) -> list[tuple[Described, list[
     planned = []
     for index, members in enumerate(kinds.values()):
         tries = members[:MAX_MEMBERS] if index < MAX_KINDS else []
-        planned.append((members, [await plan(s, fact.ref) for fact, _ in tries]))
+        planned.append((members, [await plan(s, fact.ref, targets) for fact, _ in tries]))
     return planned
 
 

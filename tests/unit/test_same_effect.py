@@ -93,3 +93,10 @@ def test_a_click_that_only_moves_focus_needs_focus_in_the_same_place() -> None:
 
 def test_nothing_changed_is_no_effect() -> None:
     assert not effect_between(BEFORE, _after())
+
+
+def test_a_number_moved_the_other_way_does_not_cover() -> None:
+    # A decrease button's click lowers the value; an arrow key that raises it does not do the same.
+    click = effect_between(BEFORE, _after(e1={"@aria-valuenow": "19", "@style": "left: 19%"}))
+    assert not covers(effect_between(BEFORE, _after(e1={"@aria-valuenow": "21", "@style": "left: 21%"})), click)
+    assert covers(effect_between(BEFORE, _after(e1={"@aria-valuenow": "0", "@style": "left: 0%"})), click)
