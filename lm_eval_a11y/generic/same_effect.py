@@ -27,8 +27,10 @@ generic check `mouse-targets-keyboard-operable` judges such a target by doing
    already, a click on another mouse target of the same widget, a key on the first keyboard path),
    and the first step after which the click changes something is taken on every fresh load of
    step 2 before the keys are tried. A click that changes nothing after every step keeps the
-   failure: a bounded search cannot tell a click with no function from one that works only on the
-   third try, after a minute or after a press elsewhere.
+   failure (a bounded search cannot tell a click with no function from one that works only on the
+   third try, after a minute or after a press elsewhere), unless the target is a native control
+   whose click Enter and Space fire and a keyboard path's keys bring focus to it (a toolbar's
+   Copy button): whatever its click does, the keyboard does there.
 
 Elements are matched between the two loads by their place in document order.
 """
@@ -47,11 +49,9 @@ if TYPE_CHECKING:
     from lm_eval_a11y.checks import Session
     from lm_eval_a11y.engine.elements import Element
 
-# Kinds of target (tag, role and classes) tried, elements of a kind tried when a click on the
-# first changes nothing (a radio already checked), keyboard paths per target, elements whose state
+# Kinds of target (tag, role and classes) tried, keyboard paths per target, elements whose state
 # is noted, and presses of one arrow key in a row, at most.
 MAX_KINDS = 4
-MAX_MEMBERS = 2
 MAX_PATHS = 3
 MAX_STATE = 3000
 MAX_REPEATS = 8
@@ -99,7 +99,6 @@ class Trial:
 
     path: str
     note: str
-    no_effect: bool = False  # its click changed nothing seen (a radio already checked)
 
 
 def _signature(tag: str, facts: dict[str, str]) -> str:
@@ -329,9 +328,10 @@ async def plan(s: Session, ref: int, targets: list[int]) -> Plan | None:
     return place, [p for p in paths if p is not None], [p for p in others if p is not None]
 
 
-async def same_effect_by_keyboard(s: Session, planned: Plan | None) -> Trial:
+async def same_effect_by_keyboard(s: Session, planned: Plan | None, activated: bool) -> Trial:
     """Whether a keyboard path does what a click on the target does (see the module's docstring),
-    ``planned`` by :func:`plan`. Leaves the page changed: the caller loads it afresh after."""
+    ``planned`` by :func:`plan`; ``activated``: the target is a native control whose click Enter
+    and Space fire. Leaves the page changed: the caller loads it afresh after."""
     if planned is None:
         return Trial("", "it has no place in the document's order (a shadow root), so its click was not tried")
     place, paths, companions = planned
@@ -348,13 +348,17 @@ async def same_effect_by_keyboard(s: Session, planned: Plan | None) -> Trial:
                 break
         if step is None:
             tried = [await describe_step(s, candidate) for candidate in steps]
-            return Trial(
-                "",
+            nothing = (
                 f"its click changed nothing this check sees on a fresh load, nor after {len(steps)} step(s) taken "
-                f"first ({'; '.join(tried[:3])}{' ...' if len(tried) > 3 else ''}), so no keyboard path could be "
-                "compared",
-                True,
+                f"first ({'; '.join(tried[:3])}{' ...' if len(tried) > 3 else ''})"
             )
+            if activated:
+                for path_place in paths:
+                    found = await _try_path(s, place, path_place, Effect(focus=str(place)), None)
+                    if found:
+                        reached = f"{found} brings focus to it, where Enter and Space fire its click ({nothing})"
+                        return Trial(reached, "")
+            return Trial("", f"{nothing}, so no keyboard path could be compared")
         after = f"after {await describe_step(s, step)}, "
     if not paths:
         return Trial("", f"{after}its click {wanted.describe()}, and no Tab stop controls it, holds it or is beside it")
