@@ -137,7 +137,9 @@ async def mouse_targets_keyboard_operable(s: Session) -> Outcome:
     activated = {
         fact.ref
         for fact, _problem in problems
-        if fact.control == "native" and fact.click_activated and (fact.click_heard or "click" in mouse_types[fact.ref])
+        if fact.control == "native"
+        and fact.click_activated
+        and (fact.click_heard or "click" in mouse_types.get(fact.ref, set()))
     }
     described, effect_note = await _same_effect(s, kinds, activated)
     if truncated:
