@@ -356,7 +356,10 @@ async def same_effect_by_keyboard(s: Session, planned: Plan | None, activated: b
                 for path_place in paths:
                     found = await _try_path(s, place, path_place, Effect(focus=str(place)), None)
                     if found:
-                        reached = f"{found} brings focus to it, where Enter and Space fire its click ({nothing})"
+                        reached = (
+                            f"{found} brings focus to it, where Enter and Space fire its click (which changed "
+                            f"nothing this check sees, on a fresh load nor after {len(steps)} step(s) taken first)"
+                        )
                         return Trial(reached, "")
             return Trial("", f"{nothing}, so no keyboard path could be compared")
         after = f"after {await describe_step(s, step)}, "
