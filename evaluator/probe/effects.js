@@ -142,3 +142,30 @@ export function keyboardPaths(ref, limit) {
   }
   return found.slice(0, limit).map(refOf);
 }
+
+// The other mouse targets (`candidates`) of the widget `ref` belongs to, at most `limit`: those in
+// the nearest element around it (up to 4 levels) that holds any (the increase button beside a
+// decrease button, the other radios of a group).
+export function companions(ref, candidates, limit) {
+  const target = element(ref);
+  const others = [];
+  for (const candidate of candidates) {
+    try {
+      const el = element(candidate);
+      if (el !== target && el.isConnected) {
+        others.push(el);
+      }
+    } catch {
+      // A reference from a document replaced since: not of this widget.
+    }
+  }
+  let hops = 0;
+  for (let node = parentOf(target); node && node !== document.body && hops < 4; node = parentOf(node)) {
+    hops += 1;
+    const inside = others.filter((el) => node.contains(el));
+    if (inside.length) {
+      return inside.slice(0, limit).map(refOf);
+    }
+  }
+  return [];
+}

@@ -17,7 +17,7 @@ from lm_eval_a11y.generic.mouse_only import (
     focuses_labelled_control,
     hover_only_content,
 )
-from lm_eval_a11y.generic.same_effect import MAX_KINDS, MAX_MEMBERS, Plan, plan, same_effect_by_keyboard
+from lm_eval_a11y.generic.same_effect import MAX_KINDS, Plan, plan, same_effect_by_keyboard
 
 if TYPE_CHECKING:
     from lm_eval_a11y.engine.elements import KeyboardFacts
@@ -129,11 +129,19 @@ async def mouse_targets_keyboard_operable(s: Session) -> Outcome:
         problems = [(fact, problem) for fact, problem in problems if fact not in {f for f, _ in labels}]
         label_note = f"; a click on {len(labels)} label(s) only focuses the control they name ({labels[0][1]})"
     # Described and planned now: the tries below load the page afresh, and its references go with it.
-    kinds = await _kinds(s, problems)
+    kinds = await _kinds(s, problems, targets)
     # Hovering and the keyboard walk change the page: judged once the facts above are read.
     hover_named, hover_note = await _hover_only(s, hovering)
     # The same effect by keyboard, judged by doing (same_effect.py): one target of each kind.
-    described, effect_note = await _same_effect(s, kinds)
+    # Native controls whose click Enter and Space fire, and which hear it (not mousedown alone).
+    activated = {
+        fact.ref
+        for fact, _problem in problems
+        if fact.control == "native"
+        and fact.click_activated
+        and (fact.click_heard or "click" in mouse_types.get(fact.ref, set()))
+    }
+    described, effect_note = await _same_effect(s, kinds, activated)
     if truncated:
         problems_note = f"; the page listens on more than {MAX_LISTENED} elements, and the rest were not judged"
     else:
@@ -158,39 +166,42 @@ async def mouse_targets_keyboard_operable(s: Session) -> Outcome:
 Described = list[tuple["KeyboardFacts", str]]
 
 
-async def _kinds(s: Session, problems: Described) -> list[tuple[Described, list[Plan | None]]]:
+# A kind of target: its members, whether its first is tried, and the plan of that try.
+Kind = tuple[Described, bool, Plan | None]
+
+
+async def _kinds(s: Session, problems: Described, targets: list[int]) -> list[Kind]:
     """The problems, each with its element described, by kind (tag, role and classes), each of the
-    first :data:`MAX_KINDS` kinds with the plans of its first elements' tries (same_effect.py)."""
+    first :data:`MAX_KINDS` kinds with the plan of its first element's try (same_effect.py;
+    ``targets``: every mouse target, the others of a widget clicked first when need be), the
+    others untried."""
     kinds: dict[str, Described] = {}
     for fact, problem in problems:
         element = await s.element(fact.ref)
         kinds.setdefault(f"{element.tag}|{element.role}|{' '.join(sorted(element.classes))}", []).append(
             (fact, f"{element.describe()} {problem}")
         )
-    planned = []
+    planned: list[Kind] = []
     for index, members in enumerate(kinds.values()):
-        tries = members[:MAX_MEMBERS] if index < MAX_KINDS else []
-        planned.append((members, [await plan(s, fact.ref) for fact, _ in tries]))
+        tried = index < MAX_KINDS
+        planned.append((members, tried, await plan(s, members[0][0].ref, targets) if tried else None))
     return planned
 
 
-async def _same_effect(s: Session, kinds: list[tuple[Described, list[Plan | None]]]) -> tuple[Described, str]:
+async def _same_effect(s: Session, kinds: list[Kind], activated: set[int]) -> tuple[Described, str]:
     """The problems left once a keyboard path that does what the click does is looked for, and a
-    note for a passing message. One target of each kind (at most :data:`MAX_KINDS` kinds; the next
-    when a click on it changes nothing, as on a radio already checked) is tried and stands for its
-    kind. The page is left changed (the next check gets a fresh one)."""
+    note for a passing message. The first target of each kind (at most :data:`MAX_KINDS` kinds) is
+    tried and stands for its kind (``activated``: native controls whose click Enter and Space
+    fire). The page is left changed (the next check gets a fresh one)."""
     left: Described = []
     found = []
-    for members, plans in kinds:
-        if not plans:
+    for members, tried, planned in kinds:
+        if not tried:
             left += [
                 (f, f"{p}; not tried for the same effect by keyboard (beyond {MAX_KINDS} kinds)") for f, p in members
             ]
             continue
-        for planned in plans:
-            trial = await same_effect_by_keyboard(s, planned)
-            if not trial.no_effect:
-                break
+        trial = await same_effect_by_keyboard(s, planned, members[0][0].ref in activated)
         if trial.path:
             found.append((len(members), trial.path))
         else:

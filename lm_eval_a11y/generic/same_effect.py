@@ -20,7 +20,17 @@ generic check `mouse-targets-keyboard-operable` judges such a target by doing
    one before changed the page. The path does the same when the change since the fresh load covers
    the click's: every fact the click changed has changed to the same value (numbers may differ: a rail
    click and an arrow key both move a slider), every element the click added was added, and, when
-   the click changed nothing but focus, focus went to the same place.
+   the click changed nothing but focus, focus went to the same place;
+3. when the click changes nothing on a fresh load (a spinbutton's decrease button at its minimum,
+   a radio already checked), a state where it does is looked for by doing: the page is loaded
+   afresh and one step is taken before the click (:func:`preparations`: the target clicked once
+   already, a click on another mouse target of the same widget, a key on the first keyboard path),
+   and the first step after which the click changes something is taken on every fresh load of
+   step 2 before the keys are tried. A click that changes nothing after every step keeps the
+   failure (a bounded search cannot tell a click with no function from one that works only on the
+   third try, after a minute or after a press elsewhere), unless the target is a native control
+   whose click Enter and Space fire and a keyboard path's keys bring focus to it (a toolbar's
+   Copy button): whatever its click does, the keyboard does there.
 
 Elements are matched between the two loads by their place in document order.
 """
@@ -39,17 +49,22 @@ if TYPE_CHECKING:
     from lm_eval_a11y.checks import Session
     from lm_eval_a11y.engine.elements import Element
 
-# Kinds of target (tag, role and classes) tried, elements of a kind tried when a click on the
-# first changes nothing (a radio already checked), keyboard paths per target, elements whose state
+# Kinds of target (tag, role and classes) tried, keyboard paths per target, elements whose state
 # is noted, and presses of one arrow key in a row, at most.
 MAX_KINDS = 4
-MAX_MEMBERS = 2
 MAX_PATHS = 3
 MAX_STATE = 3000
 MAX_REPEATS = 8
+# Mouse targets of the same widget clicked before the target, and steps tried in all, at most, when
+# the target's click changes nothing on a fresh load.
+MAX_COMPANIONS = 2
+MAX_PREPARATIONS = 8
 # What a person presses on a widget, in this order; the arrows are pressed again while they change
 # something (a toolbar's arrow keys go from item to item).
 KEYS = ("Enter", "Space", "ArrowDown", "ArrowUp", "ArrowRight", "ArrowLeft", "Home", "End", "Alt+ArrowDown")
+# Keys pressed on the first keyboard path before the click, to find a state where it changes
+# something (a value away from its limit first).
+PREPARING_KEYS = ("ArrowUp", "ArrowRight", "End", "ArrowDown", "ArrowLeft", "Home", "Enter")
 REPEATED = frozenset({"ArrowDown", "ArrowUp", "ArrowRight", "ArrowLeft"})
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 
@@ -84,7 +99,6 @@ class Trial:
 
     path: str
     note: str
-    no_effect: bool = False  # its click changed nothing seen (a radio already checked)
 
 
 def _signature(tag: str, facts: dict[str, str]) -> str:
@@ -119,21 +133,36 @@ def effect_between(before: dict[str, Any], after: dict[str, Any]) -> Effect:
     return Effect(changed, added, focus)
 
 
-def _same_value(key: str, wanted: str | None, got: str | None) -> bool:
-    if wanted == got:
+def _directions(before: str | None, after: str) -> list[int] | None:
+    """Which way each number in a value moved (1 up, -1 down, 0 not), None when the two do not
+    hold the same numbers in the same places."""
+    if before is None or _NUMBER.sub("#", before) != _NUMBER.sub("#", after):
+        return None
+    pairs = zip(_NUMBER.findall(before), _NUMBER.findall(after), strict=True)
+    return [(float(b) < float(a)) - (float(b) > float(a)) for b, a in pairs]
+
+
+def _same_value(key: str, wanted: tuple[str | None, str | None], got: tuple[str | None, str | None]) -> bool:
+    """Whether a fact changed by the keys (``got``, before and after) ends as the click left it
+    (``wanted``)."""
+    if wanted[1] == got[1]:
         return True
-    if wanted is None or got is None:
+    if wanted[1] is None or got[1] is None:
         return False
     if key.endswith(" @class"):
-        return set(_NUMBER.sub("#", wanted).split()) <= set(_NUMBER.sub("#", got).split())
-    # Numbers may differ: a click on a slider's rail and an arrow key both move it.
-    return _NUMBER.sub("#", wanted) == _NUMBER.sub("#", got)
+        return set(_NUMBER.sub("#", wanted[1]).split()) <= set(_NUMBER.sub("#", got[1]).split())
+    # Numbers may differ: a click on a slider's rail and an arrow key both move it. But they move
+    # the same way: raising a value does not do what a decrease button does.
+    if _NUMBER.sub("#", wanted[1]) != _NUMBER.sub("#", got[1]):
+        return False
+    ways = _directions(wanted[0], wanted[1])
+    return ways is None or ways == _directions(got[0], got[1])
 
 
 def covers(done: Effect, wanted: Effect) -> bool:
     """Whether ``done`` (a keyboard path's change) includes ``wanted`` (a click's)."""
-    for key, (_, after) in wanted.changed.items():
-        if key not in done.changed or not _same_value(key, after, done.changed[key][1]):
+    for key, change in wanted.changed.items():
+        if key not in done.changed or not _same_value(key, change, done.changed[key]):
             return False
     if wanted.added - done.added:
         return False
@@ -152,19 +181,59 @@ async def _state(s: Session) -> dict[str, Any]:
     return state
 
 
-async def _fresh_target(s: Session, place: int) -> int | None:
-    """Load the page afresh (unless no check acted on it yet); the reference of the element at
-    ``place`` there."""
+# A step taken on a fresh load before the target's click: ("click", place, "") clicks the element
+# at a place in document order, ("key", place, key) focuses it and presses the key.
+Step = tuple[str, int, str]
+
+
+async def _fresh_target(s: Session, place: int, step: Step | None = None) -> int | None:
+    """Load the page afresh (unless no check acted on it yet) and take ``step``; the reference
+    of the element at ``place`` there (None when it or the step's element is not there)."""
     if s.dirty:
         await s.reset()
+    if step is not None:
+        kind, at, key = step
+        ref_at = await s.probe("elementAtPlace", at)
+        if ref_at is None:
+            return None
+        element = await s.element(ref_at)
+        try:
+            if kind == "click":
+                await s.click(element)
+            else:
+                await s.focus(element)
+                await s.press(key)
+        except ProbeError:
+            return None
     ref: int | None = await s.probe("elementAtPlace", place)
     return ref
 
 
-async def click_effect(s: Session, place: int) -> Effect | None:
-    """What a click on the element at ``place`` changes on a fresh load (the pointer rests on it
-    first); None when it cannot be clicked."""
-    ref = await _fresh_target(s, place)
+async def describe_step(s: Session, step: Step) -> str:
+    """A step, in words (its element as it is now)."""
+    kind, at, key = step
+    ref = await s.probe("elementAtPlace", at)
+    name = (await s.element(ref)).describe() if ref is not None else "an element gone since"
+    return f"a click on {name}" if kind == "click" else f"{key} on {name}"
+
+
+def preparations(place: int, paths: list[int], companions: list[int]) -> list[Step]:
+    """The steps tried before the click on the target at ``place`` when it changes nothing on a
+    fresh load, in order: the target's own click (one that works from the second), a click on
+    each of ``companions`` (the increase button beside a decrease button at its minimum, another
+    radio of a group), and :data:`PREPARING_KEYS` on the first of ``paths``; at most
+    :data:`MAX_PREPARATIONS`."""
+    steps: list[Step] = [("click", place, "")]
+    steps += [("click", other, "") for other in companions[:MAX_COMPANIONS]]
+    if paths:
+        steps += [("key", paths[0], key) for key in PREPARING_KEYS]
+    return steps[:MAX_PREPARATIONS]
+
+
+async def click_effect(s: Session, place: int, step: Step | None = None) -> Effect | None:
+    """What a click on the element at ``place`` changes on a fresh load (after ``step``; the
+    pointer rests on it first); None when it cannot be clicked."""
+    ref = await _fresh_target(s, place, step)
     if ref is None:
         return None
     target = await s.element(ref)
@@ -180,10 +249,13 @@ async def click_effect(s: Session, place: int) -> Effect | None:
     return effect
 
 
-async def _start(s: Session, place: int, path_place: int) -> tuple[int, Element, dict[str, Any], dict[str, Any]] | None:
-    """A fresh load with focus on the Tab stop at ``path_place``: the target's reference there, the
-    Tab stop, and the states before and after it took focus; None when either is not there."""
-    target = await _fresh_target(s, place)
+async def _start(
+    s: Session, place: int, path_place: int, step: Step | None
+) -> tuple[int, Element, dict[str, Any], dict[str, Any]] | None:
+    """A fresh load (and ``step``) with focus on the Tab stop at ``path_place``: the target's
+    reference there, the Tab stop, and the states before and after it took focus; None when
+    either is not there."""
+    target = await _fresh_target(s, place, step)
     path_ref = await s.probe("elementAtPlace", path_place)
     if target is None or path_ref is None:
         return None
@@ -193,11 +265,11 @@ async def _start(s: Session, place: int, path_place: int) -> tuple[int, Element,
     return target, path, before, await _state(s)
 
 
-async def _try_path(s: Session, place: int, path_place: int, wanted: Effect) -> str:
+async def _try_path(s: Session, place: int, path_place: int, wanted: Effect, step: Step | None) -> str:
     """The keys on the Tab stop at ``path_place`` that do ``wanted``, in words; '' if none. Each
     key starts from a fresh load when the one before changed the page: what two keys do together
     is not what one does (Next twice is no Previous)."""
-    started = await _start(s, place, path_place)
+    started = await _start(s, place, path_place, step)
     if started is None:
         return ""
     target, path, before, focused = started
@@ -209,7 +281,7 @@ async def _try_path(s: Session, place: int, path_place: int, wanted: Effect) -> 
         if (key == "Alt+ArrowDown" and path.role != "combobox") or (reached and key in REPEATED):
             continue
         if _print(last) != _print(focused):
-            started = await _start(s, place, path_place)
+            started = await _start(s, place, path_place, step)
             if started is None:
                 return ""
             target, path, before, focused = started
@@ -239,42 +311,69 @@ async def _try_path(s: Session, place: int, path_place: int, wanted: Effect) -> 
     return ""
 
 
-# A target's place in document order and its keyboard paths' places (:func:`plan`).
-Plan = tuple[int, list[int]]
+# A target's place in document order, its keyboard paths' places and the places of the other
+# mouse targets of its widget (:func:`plan`).
+Plan = tuple[int, list[int], list[int]]
 
 
-async def plan(s: Session, ref: int) -> Plan | None:
-    """The place of ``ref`` in document order and of its keyboard paths, read on the document as
-    it is (before anything loads it afresh); None when it has no place (in a shadow root)."""
+async def plan(s: Session, ref: int, targets: list[int]) -> Plan | None:
+    """The place of ``ref`` in document order, of its keyboard paths and of the ``targets`` (the
+    page's mouse targets) in the nearest element around it that holds any, read on the document
+    as it is (before anything loads it afresh); None when it has no place (in a shadow root)."""
     place = await s.probe("effectPlace", ref)
     if place is None:
         return None
     paths = [await s.probe("effectPlace", p) for p in await s.probe("keyboardPaths", ref, MAX_PATHS)]
-    return place, [p for p in paths if p is not None]
+    others = [await s.probe("effectPlace", p) for p in await s.probe("companions", ref, targets, MAX_COMPANIONS)]
+    return place, [p for p in paths if p is not None], [p for p in others if p is not None]
 
 
-async def same_effect_by_keyboard(s: Session, planned: Plan | None) -> Trial:
+async def same_effect_by_keyboard(s: Session, planned: Plan | None, activated: bool) -> Trial:
     """Whether a keyboard path does what a click on the target does (see the module's docstring),
-    ``planned`` by :func:`plan`. Leaves the page changed: the caller loads it afresh after."""
+    ``planned`` by :func:`plan`; ``activated``: the target is a native control whose click Enter
+    and Space fire. Leaves the page changed: the caller loads it afresh after."""
     if planned is None:
         return Trial("", "it has no place in the document's order (a shadow root), so its click was not tried")
-    place, paths = planned
+    place, paths, companions = planned
     wanted = await click_effect(s, place)
     if wanted is None:
         return Trial("", "it could not be clicked on a fresh load")
+    step, after = None, ""
     if not wanted:
-        return Trial("", "its click changed nothing this check sees, so no keyboard path could be compared", True)
+        steps = preparations(place, paths, companions)
+        for candidate in steps:
+            effect = await click_effect(s, place, candidate)
+            if effect:
+                step, wanted = candidate, effect
+                break
+        if step is None:
+            tried = [await describe_step(s, candidate) for candidate in steps]
+            nothing = (
+                f"its click changed nothing this check sees on a fresh load, nor after {len(steps)} step(s) taken "
+                f"first ({'; '.join(tried[:3])}{' ...' if len(tried) > 3 else ''})"
+            )
+            if activated:
+                for path_place in paths:
+                    found = await _try_path(s, place, path_place, Effect(focus=str(place)), None)
+                    if found:
+                        reached = (
+                            f"{found} brings focus to it, where Enter and Space fire its click (which changed "
+                            f"nothing this check sees, on a fresh load nor after {len(steps)} step(s) taken first)"
+                        )
+                        return Trial(reached, "")
+            return Trial("", f"{nothing}, so no keyboard path could be compared")
+        after = f"after {await describe_step(s, step)}, "
     if not paths:
-        return Trial("", f"its click {wanted.describe()}, and no Tab stop controls it, holds it or is beside it")
+        return Trial("", f"{after}its click {wanted.describe()}, and no Tab stop controls it, holds it or is beside it")
     tried = []
     for path_place in paths:
-        found = await _try_path(s, place, path_place, wanted)
+        found = await _try_path(s, place, path_place, wanted, step)
         if found:
-            return Trial(found, "")
+            return Trial(f"{after}{found}" if after else found, "")
         ref_now = await s.probe("elementAtPlace", path_place)
         tried.append((await s.element(ref_now)).describe() if ref_now is not None else "a Tab stop")
     return Trial(
         "",
-        f"its click {wanted.describe()}, and no key tried (Enter, Space, the arrows, Home, End; Alt+ArrowDown on "
-        f"a combobox) on {'; '.join(tried)} does the same",
+        f"{after}its click {wanted.describe()}, and no key tried (Enter, Space, the arrows, Home, End; Alt+ArrowDown "
+        f"on a combobox) on {'; '.join(tried)} does the same",
     )

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from lm_eval_a11y.generic.same_effect import covers, effect_between
+from lm_eval_a11y.generic.same_effect import MAX_PREPARATIONS, covers, effect_between, preparations
 
 
 def _state(focus: int | None, *items: tuple[int, str, dict[str, str]]) -> dict[str, Any]:
@@ -93,3 +93,22 @@ def test_a_click_that_only_moves_focus_needs_focus_in_the_same_place() -> None:
 
 def test_nothing_changed_is_no_effect() -> None:
     assert not effect_between(BEFORE, _after())
+
+
+def test_a_number_moved_the_other_way_does_not_cover() -> None:
+    # A decrease button's click lowers the value; an arrow key that raises it does not do the same.
+    click = effect_between(BEFORE, _after(e1={"@aria-valuenow": "19", "@style": "left: 19%"}))
+    assert not covers(effect_between(BEFORE, _after(e1={"@aria-valuenow": "21", "@style": "left: 21%"})), click)
+    assert covers(effect_between(BEFORE, _after(e1={"@aria-valuenow": "0", "@style": "left: 0%"})), click)
+
+
+def test_the_steps_before_a_click_that_changed_nothing() -> None:
+    # Its own click first (a click that works from the second), then the other targets of its
+    # widget, then keys on its first keyboard path; bounded.
+    steps = preparations(5, [9, 11], [4, 6, 7])
+    assert steps[0] == ("click", 5, "")
+    assert steps[1:3] == [("click", 4, ""), ("click", 6, "")]
+    assert all(step[:2] == ("key", 9) for step in steps[3:])
+    assert {"ArrowUp", "ArrowDown"} <= {step[2] for step in steps[3:]}
+    assert len(steps) == MAX_PREPARATIONS
+    assert preparations(5, [], []) == [("click", 5, "")]
