@@ -172,11 +172,11 @@ def find_chromium() -> Path:
     Playwright's choice for headless runs too. The engine is the same Blink and V8, so pages
     render and behave the same. The full build, in Chromium's new headless mode, would also show
     a page plugins, a PDF viewer, ``window.chrome``, a toolbar around the page and a notification
-    permission of "default" (docs/trust.md lists them as what a page can still tell), but it made
-    the evaluator about half as fast here (``scripts/bench_evaluator.py``, 28 pages, 4 slots, a
-    2-core machine under load, alternating runs: 0.15-0.19 pages/s with 10-11 timeouts against
-    0.31-0.34 with 2; 2.8-3.2 s of CPU per page against 2.1), most of it in the checks (21-23 s
-    per sample against 5-6 s), so it is used only when the shell is absent.
+    permission of "default" (docs/trust.md lists them as what a page can still tell), but it costs
+    more CPU: its browser and GPU processes took about twice the shell's, and with four slots on
+    a 2-core machine under load it evaluated 56-88 % as many pages per second
+    (``scripts/bench_evaluator.py``, alternating runs; docs/trust.md has the figures), so it is
+    used only when the shell is absent.
     """
     override = os.environ.get("A11Y_CHROMIUM")
     if override:

@@ -23,6 +23,7 @@ from lm_eval_a11y.engine.cdn_route import serve_library
 from lm_eval_a11y.engine.clock import PageClock
 from lm_eval_a11y.engine.disguise import Origins, present_desktop
 from lm_eval_a11y.engine.unicode import repair_text
+from lm_eval_a11y.engine.windows import open_page
 from lm_eval_a11y.observation import LibraryRequest
 
 __all__ = ["PARSE_CUT_SHORT", "EventLog", "ProbeError", "RenderSettings", "Tab"]
@@ -303,7 +304,8 @@ class Tab(_ClockedPage):
 
     async def _open(self) -> tuple[Page, CDPSession]:
         """A new page for the tab, set up (and its CDP session), on about:blank."""
-        page = await self._context.new_page()
+        # A window of its own: a second tab of one window would be in the background (windows.py).
+        page = await open_page(self._context)
         page.on("crash", lambda _page: self.crashed.set())
         page.on("dialog", self._on_dialog)
         page.on("popup", self._on_popup)
