@@ -208,9 +208,15 @@ def test_a_renderer_heap_left_full_of_garbage_is_collected(monkeypatch: pytest.M
             cdp = tab._cdp
             assert cdp is not None
             after_load = (await cdp.send("Runtime.getHeapUsage"))["usedSize"]
-            # Garbage made after the load: the trim asks for the heap's size itself.
-            await session.page.evaluate(f"() => {{ {MAKE_JUNK} junk = null; }}")
-            before = (await cdp.send("Runtime.getHeapUsage"))["totalSize"]
+            # Garbage made after the load: the trim asks for the heap's size itself. V8 may
+            # collect it on its own first (an idle-time collection on a busy machine): then the
+            # garbage is made again, at most three times.
+            before = 0.0
+            for _ in range(3):
+                await session.page.evaluate(f"() => {{ {MAKE_JUNK} junk = null; }}")
+                before = (await cdp.send("Runtime.getHeapUsage"))["totalSize"]
+                if before > 48 * 2**20:
+                    break
             collected = await tab.trim_memory()
             after = (await cdp.send("Runtime.getHeapUsage"))["usedSize"]
             return after_load, before, collected, after
@@ -221,6 +227,7 @@ def test_a_renderer_heap_left_full_of_garbage_is_collected(monkeypatch: pytest.M
     # The page's script left about 90 MB of arrays behind: the load itself collected them.
     assert trims[0] is True
     assert after_load < 24 * 2**20
+    # The garbage was there when the trim looked, and the trim collected it.
     assert before > 48 * 2**20
     assert collected
     assert after < 24 * 2**20

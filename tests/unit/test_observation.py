@@ -37,6 +37,7 @@ def test_round_trip_through_json_is_exact() -> None:
     assert newer.pop("text_chars") is None
     assert newer["timings"].pop("contrast_ms") == 0.0
     assert newer["timings"].pop("settle_stalls") == 0
+    assert newer["timings"].pop("reload_ms") == 0.0  # written before reloads were timed apart
     assert newer["environment"].pop("prefers_color_scheme") == "light"
     assert newer["environment"].pop("memory_ceiling") == "watchdog"
     assert newer["audit"].pop("states_audited") == 0
@@ -69,6 +70,7 @@ def test_round_trip_of_a_pixel_checked_observation_is_exact() -> None:
     assert newer["environment"].pop("memory_ceiling") == "watchdog"  # written before the cgroup
     assert newer.pop("text_chars") is None  # and before the text shown was counted
     assert newer["timings"].pop("settle_stalls") == 0  # and before stalls were counted
+    assert newer["timings"].pop("reload_ms") == 0.0  # and before reloads were timed apart
     assert newer["audit"].pop("states_audited") == 0  # and before changing states were audited
     assert newer["audit"].pop("skipped") == []  # and before the early stop
     assert newer["events"].pop("libraries") == []  # and before the CDN mirror
