@@ -206,7 +206,6 @@ async def _audit_phone(auditor: _Auditor, session: Session, tab: Tab, run: Any, 
                 await auditor._audit_unchecked(on_phone, run, PHONE.label, disable=_CONTRAST_RULES)
                 await _condition_contrast(auditor, on_phone, phone, run, PHONE, difference)
     finally:
-        session.reloads += on_phone.reloads
         session.reloads_s += on_phone.reloads_s
         session.axe_runs.extend(on_phone.axe_runs)
         session.axe_positions.extend(on_phone.axe_positions)

@@ -98,7 +98,7 @@ class SampleAudit(LateAudit):
 
     def _timeout_reason(self, run: SampleRun) -> str:
         reason = f"the evaluation took longer than its budget of {self.settings.timeout_s:g} s"
-        if run.session is not None and run.session.reloads:
+        if run.session is not None and run.session.reloads_s:
             reason += " and the time of the reloads of the page its steps asked for"
         stage = "rendering" if run.render_ms == 0 else ("running axe" if run.axe_ms == 0 else "running checks")
         reason += f" while {stage}"

@@ -82,7 +82,6 @@ class SessionBase:
         self._last_action: tuple[str, Element | int | None] | None = None
         # Seconds spent in reset(): the evaluator's own reloads of the page, which extend the
         # sample's time budget (SampleRun.budget_s).
-        self.reloads = 0
         self.reloads_s = 0.0
 
     @property
@@ -175,7 +174,6 @@ class SessionBase:
         try:
             await self.open()
         finally:
-            self.reloads += 1
             self.reloads_s += time.perf_counter() - started
 
     async def axe(self, state: str) -> int:
