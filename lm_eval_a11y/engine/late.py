@@ -99,6 +99,8 @@ class LateAudit(SampleSteps):
             or signals["styles_changed"]
             or signals["shadow_roots"]
             or unseen
+            # A closed root attached after the first audit: no signal above shows it.
+            or await self._crash_aware(session, session.holds_closed_roots())
         ):
             run.late_audit = "unchanged"
             return
@@ -156,6 +158,8 @@ class LateAudit(SampleSteps):
             or signals["styles_changed"]
             or signals["shadow_roots"]
             or unseen
+            # A closed root attached after the first audit: no signal above shows it.
+            or await self._crash_aware(session, session.holds_closed_roots())
         ):
             run.late_audit = "unchanged"
             return

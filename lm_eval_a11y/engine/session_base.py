@@ -256,11 +256,17 @@ class SessionBase:
         # caller audits it all.
         if report is None or audit is None or self._tab.frame_count() != 0:
             return "new"
-        if self._may_have_closed_roots and await has_closed_roots(self._tab):
+        if await self.holds_closed_roots():
             return "new"
         self.inline_audit_ms = float(reply.get("audit_ms", 0.0))
         await self._record_axe(audit, AuditPart(result=report))
         return "audited"
+
+    async def holds_closed_roots(self) -> bool:
+        """Whether the page holds a closed shadow root now (never without markup that can make
+        one). No mutation shows a root attached to an element already there, so the late audit
+        asks this before it lets the first audit stand."""
+        return self._may_have_closed_roots and await has_closed_roots(self._tab)
 
     async def eventually(self, condition: Callable[[], Awaitable[_T]], within_ms: int = SETTLE_CAP_MS) -> _T:
         """Ask ``condition`` until its answer is truthy or ``within_ms`` have passed; return the
