@@ -1,5 +1,6 @@
 import { rememberContrast, stylesDarkScheme } from './contrast.js';
 import { settle } from './settle.js';
+import { observeRoots, shadowRootsChanged, shadowRootsSeen } from './shadows.js';
 import {
   adoptRunTree, keepRunTrees, mutatedSinceAudit, pendingMutations, treeAuditStarts, treeTornDown,
 } from './tree.js';
@@ -71,7 +72,13 @@ function auditStarts() {
 const auditedStates = new Set();
 
 function stateFingerprint() {
-  const markup = document.documentElement ? document.documentElement.outerHTML : '';
+  // The markup of the document, then of each shadow root this world sees (outerHTML leaves them
+  // out: a state that differs only inside one is another state).
+  const parts = [document.documentElement ? document.documentElement.outerHTML : ''];
+  for (const root of shadowRootsSeen()) {
+    parts.push(root.innerHTML);
+  }
+  const markup = parts.join('\u0000');
   let hash = 0x811c9dc5;
   for (let i = 0; i < markup.length; i += 1) {
     hash = Math.imul(hash ^ markup.charCodeAt(i), 0x01000193);
@@ -154,8 +161,10 @@ function changeWithin(ms) {
       resolve({ changed });
     };
     watcher.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    const roots = shadowRootsSeen();
+    observeRoots(watcher, roots);
     poll = setInterval(() => {
-      if (`${styleFingerprint()}:${openPopovers()}` !== styles) {
+      if (`${styleFingerprint()}:${openPopovers()}` !== styles || shadowRootsChanged(roots)) {
         done(true);
       }
     }, STYLE_POLL_MS);
@@ -316,8 +325,9 @@ export function armChange() {
   }
   const styles = styleFingerprint();
   const watcher = new MutationObserver(() => announce());
+  const roots = shadowRootsSeen();
   const poll = setInterval(() => {
-    if (styleFingerprint() !== styles) {
+    if (styleFingerprint() !== styles || shadowRootsChanged(roots)) {
       announce();
     }
   }, STYLE_POLL_MS);
@@ -337,5 +347,6 @@ export function armChange() {
   disarm = stop;
   document.addEventListener('toggle', toggled, true);
   watcher.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  observeRoots(watcher, roots);
   return !auditedStates.has(stateFingerprint());
 }

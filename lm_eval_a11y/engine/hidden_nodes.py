@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from lm_eval_a11y.engine.tab import Tab
 
-__all__ = ["COUNT_FROM_NODES", "nothing_hidden"]
+__all__ = ["COUNT_FROM_NODES", "nodes_out_of_sight", "nothing_hidden"]
 
 # Below this many nodes the full snapshot costs about what the count does (tens of ms).
 COUNT_FROM_NODES = 1500
@@ -37,3 +37,19 @@ async def nothing_hidden(tab: Tab) -> bool:
         await tab.send("DOM.disable")
         after = await tab.evaluate("globalThis.__a11yProbe.countEnd()")
     return not after["changed"] and int(search["resultCount"]) == int(before["count"]) == int(after["count"])
+
+
+async def nodes_out_of_sight(tab: Tab) -> int:
+    """How many more nodes CDP counts than our world sees: those in closed shadow roots (opened
+    to us or not), counted as above, at any size of document. The count is taken twice (ours,
+    then CDP's) without a watch between them, so a page changing itself meanwhile can make it
+    differ; the watch that asks (late.py) then only audits once more."""
+    seen = await tab.evaluate("globalThis.__a11yProbe.countSeen(Infinity)")
+    try:
+        await tab.send("DOM.enable")
+        await tab.send("DOM.getDocument", {"depth": 0})
+        search = await tab.send("DOM.performSearch", {"query": "<"})
+        await tab.send("DOM.discardSearchResults", {"searchId": search["searchId"]})
+    finally:
+        await tab.send("DOM.disable")
+    return int(search["resultCount"]) - int(seen["count"])

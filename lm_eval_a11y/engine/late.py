@@ -30,6 +30,11 @@ _MIN_WATCH_S = 1.0
 _WATCH_SHARE_OF_BUDGET = 0.5
 _MID_CHANGE_RULES = ("color-contrast", "color-contrast-enhanced")
 
+# How often the watch counts the nodes of closed shadow roots (no mutation our world sees shows
+# one attached or changed: SessionBase.closed_roots_changed), on the wall clock and on the page's.
+_CLOSED_POLL_S = 0.3
+_CLOSED_POLL_PAGE_MS = 1000.0
+
 # Markup that may change the page on the frame clock (the wall clock), which the page's virtual
 # clock does not run ahead: animation frames, SVG (SMIL) animations, a marquee. (Running CSS
 # animations and transitions are seen in the page itself.)
@@ -186,6 +191,7 @@ class LateAudit(SampleSteps):
         clock = await self._crash_aware(session, tab.page_clock())
         started = time.perf_counter()
         rests_until = 0.0
+        closed = await self._closed_baseline(session)
         while (left := horizon_ms - tab.page_time_ms) > 0:
             wall_left = wall_limit_s - (time.perf_counter() - started)
             if wall_left <= 0:
@@ -198,6 +204,7 @@ class LateAudit(SampleSteps):
                     session, session.next_state(0, look=True, audit="changing", disable=_MID_CHANGE_RULES)
                 )
                 session.position = position
+                state, closed = await self._closed_roots_look(session, state, closed)
                 if state == "audited":
                     run.axe_ms += session.inline_audit_ms
                 elif state == "new":
@@ -212,9 +219,31 @@ class LateAudit(SampleSteps):
                 left = horizon_ms - tab.page_time_ms
                 if left <= 0:
                     break
+                if session.may_have_closed_roots:
+                    left = min(left, _CLOSED_POLL_PAGE_MS)
             elif run.states_audited < _CHANGING_STATES:
                 left = min(left, rests_until - tab.page_time_ms)
             await self._crash_aware(session, clock.advance(left, changed=changed, wall_limit_s=wall_left))
+
+    async def _closed_baseline(self, session: Session) -> int | None:
+        """The count of nodes in closed shadow roots the watch compares with: None (none) when
+        the last audit opened no closed root, so that one attached since is seen at once."""
+        coverage = session.coverage[-1] if session.coverage else None
+        if coverage is None or coverage.closed_shadow_roots == 0:
+            return None
+        return (await self._crash_aware(session, session.closed_roots_changed(None)))[1]
+
+    async def _closed_roots_look(self, session: Session, state: str, closed: int | None) -> tuple[str, int | None]:
+        """The state the watch goes on with, and the count of closed roots' nodes to compare the
+        next look with. A page our world saw unchanged whose closed roots changed in number is in
+        a new state (audited by run_axe, which opens them); after an audit the count is taken
+        again."""
+        if state == "unchanged":
+            changed, now = await self._crash_aware(session, session.closed_roots_changed(closed))
+            return ("new" if changed else state), now
+        if state in ("audited", "new", "seen"):
+            return state, (await self._crash_aware(session, session.closed_roots_changed(closed)))[1]
+        return state, closed
 
     async def _watch_states(self, session: Session, run: SampleRun, *, deadline: float) -> None:
         """Wait until ``deadline``, auditing each new state the page puts itself in meanwhile.
@@ -231,6 +260,7 @@ class LateAudit(SampleSteps):
         """
         # The page may have changed since the last audit, before the watch began: look first.
         look = True
+        closed = await self._closed_baseline(session)
         while (remaining := deadline - time.perf_counter()) > 0:
             if run.states_audited >= _CHANGING_STATES:
                 async with self._admission.idle():
@@ -242,13 +272,15 @@ class LateAudit(SampleSteps):
                 look = True
                 continue
             position, session.position = session.position, -1
+            within = min(remaining, _CLOSED_POLL_S) if session.may_have_closed_roots else remaining
             async with self._admission.idle():
                 state = await self._crash_aware(
                     session,
-                    session.next_state(int(remaining * 1000), look=look, audit="changing", disable=_MID_CHANGE_RULES),
+                    session.next_state(int(within * 1000), look=look, audit="changing", disable=_MID_CHANGE_RULES),
                 )
             session.position = position
             look = False
+            state, closed = await self._closed_roots_look(session, state, closed)
             if state == "audited":
                 took = session.inline_audit_ms / 1000
                 run.axe_ms += session.inline_audit_ms

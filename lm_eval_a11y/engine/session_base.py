@@ -24,6 +24,7 @@ from lm_eval_a11y.engine.audit import (
 )
 from lm_eval_a11y.engine.clock import INPUT_GAP_MS
 from lm_eval_a11y.engine.elements import Element, element_from_probe
+from lm_eval_a11y.engine.hidden_nodes import nodes_out_of_sight
 from lm_eval_a11y.engine.tab import Tab
 
 __all__ = ["SETTLE_CAP_MS", "ActionWatch", "SessionBase"]
@@ -267,6 +268,22 @@ class SessionBase:
         one). No mutation shows a root attached to an element already there, so the late audit
         asks this before it lets the first audit stand."""
         return self._may_have_closed_roots and await has_closed_roots(self._tab)
+
+    @property
+    def may_have_closed_roots(self) -> bool:
+        """Whether the page's markup could make a closed shadow root (audit.py)."""
+        return self._may_have_closed_roots
+
+    async def closed_roots_changed(self, baseline: int | None) -> tuple[bool, int | None]:
+        """Whether the nodes of the page's closed shadow roots changed in number since
+        ``baseline`` (None: since an audit that found none), and the count now; never for a page
+        whose markup cannot make one. A closed root attached to an element already in the page,
+        or changed inside, is no mutation our world sees; the watch of the page's own changes
+        asks this as it waits (late.py)."""
+        if not self._may_have_closed_roots or self._tab.frame_count() != 0:
+            return False, baseline
+        now = await nodes_out_of_sight(self._tab)
+        return now != (0 if baseline is None else baseline), now
 
     async def eventually(self, condition: Callable[[], Awaitable[_T]], within_ms: int = SETTLE_CAP_MS) -> _T:
         """Ask ``condition`` until its answer is truthy or ``within_ms`` have passed; return the

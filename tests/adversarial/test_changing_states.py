@@ -52,15 +52,71 @@ _FLASH_CLOSED = (
     " '<img src=\"data:image/gif;base64,R0lGODlhAQABAAAAACw=\" width=20 height=20><input type=text>'; }, 300);"
     " setTimeout(() => { document.getElementById('host').remove(); }, 1800); true"
 )
+# The same failures in a shadow root attached 300 ms after the first audit to the element already
+# there (no mutation shows an attachment), open or closed, its host replaced by the first
+# version 1.5 s later.
+_ATTACH = (
+    "setTimeout(() => { document.getElementById('slot').attachShadow({ mode: 'MODE' }).innerHTML ="
+    " '<img src=\"data:image/gif;base64,R0lGODlhAQABAAAAACw=\" width=20 height=20><input type=text>'; }, 300);"
+    " setTimeout(() => { const first = document.createElement('div'); first.id = 'slot';"
+    " first.innerHTML = '<p>Loading the form</p>'; document.getElementById('slot').replaceWith(first); }, 1800);"
+    " true"
+)
+# A page whose form is in a shadow root from the start, accessible when audited: 300 ms after the
+# first audit its field and image lose their names inside the root for 1.5 s. The closed root is
+# reached through the property the first audit gave its host in our world (audit.py).
+_PAGE_WITH_ROOT = (
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign up</title></head><body>'
+    '<main><h1>Sign up</h1><div id="host"><template shadowrootmode="MODE"><img alt="Logo"'
+    ' src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" width="20" height="20"><input type="text"'
+    ' aria-label="Email"></template></div></main>'
+    "<script>document.title = 'Sign up';</script></body></html>"
+)
+_NAMES_TAKEN = (
+    "const root = document.getElementById('host').shadowRoot; const img = root.querySelector('img');"
+    " const field = root.querySelector('input');"
+    " setTimeout(() => { img.removeAttribute('alt'); field.removeAttribute('aria-label'); }, 300);"
+    " setTimeout(() => { img.alt = 'Logo'; field.setAttribute('aria-label', 'Email'); }, 1800); true"
+)
+_CONTENT_SWAPPED = (
+    "const root = document.getElementById('host').shadowRoot; const good = root.innerHTML;"
+    " setTimeout(() => { root.innerHTML = '<p>Form</p><img src=\"data:image/gif;base64,R0lGODlhAQABAAAAACw=\"'"
+    " + ' width=20 height=20><input type=text>'; }, 300);"
+    " setTimeout(() => { root.innerHTML = good; }, 1800); true"
+)
 TICKER = Path(__file__).resolve().parent / "pages" / "pass-late-ticker.html"
 
 
 @pytest.mark.parametrize(
-    "script",
-    [_FLASH, _DECOYS_THEN_FLASH, _SHOWN_BEFORE_THE_WATCH, _FLASH_CLOSED],
-    ids=["flash", "decoys-then-flash", "shown-before-the-watch", "flash-in-a-closed-shadow-root"],
+    ("page", "script"),
+    [
+        (_PAGE, _FLASH),
+        (_PAGE, _DECOYS_THEN_FLASH),
+        (_PAGE, _SHOWN_BEFORE_THE_WATCH),
+        (_PAGE, _FLASH_CLOSED),
+        (_PAGE, _ATTACH.replace("MODE", "open")),
+        (_PAGE, _ATTACH.replace("MODE", "closed")),
+        (_PAGE_WITH_ROOT.replace("MODE", "open"), _NAMES_TAKEN),
+        (_PAGE_WITH_ROOT.replace("MODE", "closed"), _NAMES_TAKEN),
+        (_PAGE_WITH_ROOT.replace("MODE", "open"), _CONTENT_SWAPPED),
+        (_PAGE_WITH_ROOT.replace("MODE", "closed"), _CONTENT_SWAPPED),
+    ],
+    ids=[
+        "flash",
+        "decoys-then-flash",
+        "shown-before-the-watch",
+        "flash-in-a-closed-shadow-root",
+        "open-root-attached-to-an-element-there",
+        "closed-root-attached-to-an-element-there",
+        "names-taken-inside-an-open-root",
+        "names-taken-inside-a-closed-root",
+        "content-swapped-inside-an-open-root",
+        "content-swapped-inside-a-closed-root",
+    ],
 )
-def test_failures_shown_only_between_the_two_audits_are_found(monkeypatch: pytest.MonkeyPatch, script: str) -> None:
+def test_failures_shown_only_between_the_two_audits_are_found(
+    monkeypatch: pytest.MonkeyPatch, page: str, script: str
+) -> None:
     real = Session.run_axe
 
     async def run_axe(self: Session, state: str, **kwargs: Any) -> dict[str, Any]:
@@ -71,7 +127,7 @@ def test_failures_shown_only_between_the_two_audits_are_found(monkeypatch: pytes
 
     monkeypatch.setattr(Session, "run_axe", run_axe)
     with Evaluator(EvaluatorSettings(concurrency=1, timeout_s=30, late_horizon_ms=4000)) as ev:
-        obs = ev.evaluate(None, _PAGE)
+        obs = ev.evaluate(None, page)
     assert obs.status == "ok", obs.error
     assert obs.audit is not None and obs.audit.states_audited >= 1
     found = {f.rule_id: f.states for f in obs.axe.violations}
