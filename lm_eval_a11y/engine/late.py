@@ -261,6 +261,7 @@ class LateAudit(SampleSteps):
         # The page may have changed since the last audit, before the watch began: look first.
         look = True
         closed = await self._closed_baseline(session)
+        poll_s = _CLOSED_POLL_S
         while (remaining := deadline - time.perf_counter()) > 0:
             if run.states_audited >= _CHANGING_STATES:
                 async with self._admission.idle():
@@ -272,7 +273,7 @@ class LateAudit(SampleSteps):
                 look = True
                 continue
             position, session.position = session.position, -1
-            within = min(remaining, _CLOSED_POLL_S) if session.may_have_closed_roots else remaining
+            within = min(remaining, poll_s) if session.may_have_closed_roots else remaining
             async with self._admission.idle():
                 state = await self._crash_aware(
                     session,
@@ -280,7 +281,10 @@ class LateAudit(SampleSteps):
                 )
             session.position = position
             look = False
+            counted = time.perf_counter()
             state, closed = await self._closed_roots_look(session, state, closed)
+            # On a large document a count takes a while: it may take a quarter of the watch.
+            poll_s = max(_CLOSED_POLL_S, (time.perf_counter() - counted) * (1 - _CHANGING_DUTY) / _CHANGING_DUTY)
             if state == "audited":
                 took = session.inline_audit_ms / 1000
                 run.axe_ms += session.inline_audit_ms
