@@ -252,6 +252,9 @@ class StepClock:
         return out
 
 
+# The probe functions sample.py calls between its steps (SampleAudit._evaluate_in).
+_SAMPLE_PROBES = frozenset({"axeVersion", "renderedTextChars", "scrollThrough"})
+
 # Under which row a reload goes: by the step that asked for it.
 _RELOAD_FOR = {
     "sample": "reload: fresh page before a check that follows one that acted",
@@ -301,11 +304,23 @@ def instrumented(clock: StepClock) -> Iterator[None]:
         return wrapper
 
     def probe(original: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+        """Only the probe calls sample.py makes itself are rows of their own: any other at the
+        sample's level belongs to a step not wrapped here, and shows in the sample's rest."""
+
         async def wrapper(self: Any, function: str, *args: Any) -> Any:
-            if clock.parent_kind() != "sample":
+            if clock.parent_kind() != "sample" or function not in _SAMPLE_PROBES:
                 return await original(self, function, *args)
             with clock.step(f"sample: probe {function}", "probe"):
                 return await original(self, function, *args)
+
+        return wrapper
+
+    def first_axe(original: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+        async def wrapper(self: Any, state: str, **kwargs: Any) -> Any:
+            if clock.parent_kind() != "sample" or state != "initial":
+                return await original(self, state, **kwargs)
+            with clock.step("first axe audit (frames, closed shadow roots)", "axe"):
+                return await original(self, state, **kwargs)
 
         return wrapper
 
@@ -326,11 +341,7 @@ def instrumented(clock: StepClock) -> Iterator[None]:
         _patch(session_base.SessionBase, "open", plain("load (first render)", "load", only_in=("sample",))),
         _patch(session_base.SessionBase, "reset", reload),
         _patch(session_base.SessionBase, "probe", probe),
-        _patch(
-            session_base.SessionBase,
-            "run_axe",
-            plain("first axe audit (frames, closed shadow roots)", "axe", only_in=("sample",)),
-        ),
+        _patch(session_base.SessionBase, "run_axe", first_axe),
         _patch(sample, "audit_contrast", plain("pixel contrast (first screen)", "contrast", only_in=("sample",))),
         _patch(late.LateAudit, "_late_audit", plain("late audit (horizon wait, watched states, re-audit)", "late")),
         _patch(sample.SampleAudit, "_run_check", run_check),
