@@ -122,23 +122,24 @@ class StepClock:
         self.stack: list[Frame] = []
         self.overhead_s = 0.0
         self._foreign: set[int] = set()
-        self._kinds: dict[int, str] = {}
+        self._kinds: dict[int, str | None] = {}
         self._carried = 0.0  # the CPU the last reading cost, which shows in the next interval
         self._last: Reading | None = None
         self.first: Reading | None = None
 
-    def _kind(self, pid: int) -> str:
-        """Chromium's ``--type`` of a process ("" for the browser process), read once."""
-        kind = self._kinds.get(pid)
-        if kind is None:
+    def _kind(self, pid: int) -> str | None:
+        """Chromium's ``--type`` of a process ("" for a browser process; None: not Chromium's),
+        read once."""
+        if pid not in self._kinds:
             try:
                 with open(f"/proc/{pid}/cmdline", "rb") as handle:  # noqa: PTH123 - the hot path
-                    found = _TYPE.search(handle.read())
+                    line = handle.read()
             except OSError:
-                found = None
-            kind = found.group(1).decode() if found is not None else ""
-            self._kinds[pid] = kind
-        return kind
+                line = b""
+            found = _TYPE.search(line)
+            chromium = b"chrom" in line.split(b"\0", 1)[0].split(b" ", 1)[0].lower()
+            self._kinds[pid] = found.group(1).decode() if found is not None else ("" if chromium else None)
+        return self._kinds[pid]
 
     def _tree_cpu(self) -> tuple[float, float, float, float]:
         """CPU seconds of the browser's process tree and of the other processes under this one,
@@ -174,14 +175,16 @@ class StepClock:
                     under_me = True
                     break
                 ancestor = parents.get(ancestor, 0)
-            if under_browser:
+            kind = self._kind(pid) if under_me else None
+            # Chromium's processes: those under the browser the engine reported, and those of a
+            # browser it started again after a sample broke the first.
+            if under_browser or kind is not None:
                 browser += seconds
-                kind = self._kind(pid)
                 if kind == "renderer":
                     renderer += seconds
                 elif kind == "zygote":
                     renderer += reaped[pid]  # a zygote reaps the renderers it forked
-                elif pid == self.browser_pid:
+                elif pid == self.browser_pid or kind == "":
                     main += seconds - reaped[pid]
             elif under_me:
                 driver += seconds
@@ -402,9 +405,6 @@ async def _profile(corpus: list[Page], timeout_s: float) -> tuple[StepClock, lis
                     print(f"  {i}/{len(corpus)}", file=sys.stderr, flush=True)
             clock.switch()
             whole = Whole(time.perf_counter() - wall, _whole_tree_cpu() - cpu)
-        restarted = [pid for pid, kind in await ev.browser_processes() if kind == "browser"] != browsers
-        if restarted:
-            statuses.append("browser restarted: its first tree's CPU after the restart is not counted")
     finally:
         await ev.close()
     return clock, statuses, whole
