@@ -22,9 +22,10 @@ the mouse on is not assumed to work from the keyboard: the generic check
    loaded afresh and pressed with the mouse on itself, where nothing is on it: what that press
    changes too is no function of the target and is left out of the click's effect (all such marks
    when the viewport has no such point);
-4. when no key does still, the target is clicked once more on a fresh load: a click whose effect
-   differs from the first (a random tip) is matched by a key that changes the same facts, to any
-   value (:func:`in_kind`).
+4. when no key does still and a key changes the same facts as the click to other values
+   (:func:`in_kind`), the click and that key are taken again in turn on fresh loads (at most
+   :data:`MAX_AGAIN`): when either changes the page differently from its first time (a random
+   tip), the key does the same.
 
 The first element of each kind (tag, role and classes) is tried and stands for its kind, at most
 :data:`MAX_NATIVE_KINDS` kinds; the kinds past those pass untried, as all did before.
@@ -60,6 +61,9 @@ MAX_NATIVE_KINDS = 4
 # What the browser turns into a click: Enter and Space on a button, Enter on a link.
 BUTTON_KEYS = ("Enter", "Space")
 LINK_KEYS = ("Enter",)
+# Fresh loads taken, at most, to see a click or key change the page differently from one load to
+# the next (a random tip), when a key changes what the click changes to other values.
+MAX_AGAIN = 4
 
 
 @dataclass(frozen=True)
@@ -137,7 +141,7 @@ async def _click(s: Session, place: int, step: Step | None = None) -> Click | No
     except ProbeError:
         return None
     roots = frozenset(index for index, item in enumerate(first["items"]) if item[1] in ("html", "body"))
-    effect = without(effect_between(before, await s.probe("effectState", MAX_STATE)), _same_classes)
+    effect = without(effect_between(before, await s.probe("effectState", MAX_STATE)), same_classes)
     if not effect.changed and not effect.added and effect.focus == str(place):
         effect = Effect()  # a click focuses what it clicks: no function of its own
     return Click(effect, bool(effect_between(first, before)), roots)
@@ -177,7 +181,7 @@ async def _key_effect(s: Session, place: int, key: str, step: Step | None, hover
     return effect_between(before, await s.probe("effectState", MAX_STATE))
 
 
-def _same_classes(key: str, change: tuple[str | None, str | None]) -> bool:
+def same_classes(key: str, change: tuple[str | None, str | None]) -> bool:
     """A class attribute whose classes stay the same (added empty): no change."""
     return key.endswith(" @class") and set((change[0] or "").split()) == set((change[1] or "").split())
 
@@ -209,6 +213,23 @@ def in_kind(done: Effect, wanted: Effect) -> bool:
             return False
     kinds = Counter(sig.split(">", 1)[0] for sig in done.added.elements())
     return not Counter(sig.split(">", 1)[0] for sig in wanted.added.elements()) - kinds
+
+
+async def _varies(
+    s: Session, place: int, step: Step | None, hover: bool, wanted: Effect, key_done: tuple[str, Effect]
+) -> bool:
+    """Whether a click on the element at ``place``, or ``key_done``'s key on it, changes the page
+    differently from ``wanted`` (the first click's change) or ``key_done``'s on another fresh
+    load, tried :data:`MAX_AGAIN` times, click and key in turn."""
+    key, done = key_done
+    for turn in range(MAX_AGAIN):
+        if turn % 2 == 0:
+            again = await _click(s, place, step)
+            if again is not None and again.effect != wanted:
+                return True
+        elif await _key_effect(s, place, key, step, hover) not in (None, done):
+            return True
+    return False
 
 
 async def keys_do_the_click(s: Session, kind: NativeKind) -> Trial:
@@ -248,12 +269,12 @@ async def keys_do_the_click(s: Session, kind: NativeKind) -> Trial:
         for key, done in tried:
             if covers(done, wanted):
                 return Trial(f"{after}{key} on it (past what a mouse press anywhere on the page changes)", "")
-    # A click whose effect differs from one load to the next is compared by what it changes.
-    again = await _click(s, kind.place, step)
-    if tried and again is not None and not covers(again.effect, wanted):
-        for key, done in tried:
-            if in_kind(done, wanted):
-                return Trial(f"{after}{key} on it (changing what its click changes, which differs between loads)", "")
+    # A click whose effect differs from one load to the next (a random tip) is compared by what
+    # it changes: a key that changes the same facts to other values passes once the click or the
+    # key is seen to change them differently on another load.
+    similar = [(key, done) for key, done in tried if in_kind(done, wanted)]
+    if similar and await _varies(s, kind.place, step, clicked.hovered, wanted, similar[0]):
+        return Trial(f"{after}{similar[0][0]} on it (changing what its click changes, which differs between loads)", "")
     keys = "neither Enter nor Space on it does" if len(kind.keys) > 1 else "Enter on it does not do"
     return Trial(
         "",
