@@ -17,11 +17,11 @@ the mouse on is not assumed to work from the keyboard: the generic check
    (and the step taken; the pointer rests on the target first when that changed the page for the
    click), the target takes focus and the key is pressed: the key does the same when the change
    since that load covers the click's (:func:`same_effect.covers`);
-3. when no key does and the click changed classes or ``data-*`` attributes of ``<html>`` or
-   ``<body>`` (:func:`markers`: where pages mark the mouse's use, ``using-mouse``), the page is
-   loaded afresh and pressed with the mouse on itself, where nothing is on it: what that press
-   changes too is no function of the target and is left out of the click's effect (all such marks
-   when the viewport has no such point);
+3. when no key does, the page is loaded afresh (and the step taken) and pressed with the mouse on
+   itself, where nothing is on it: what that press changes too (a mark of the mouse's use,
+   ``using-mouse``; a menu a click outside closes) is no function of the target and is left out
+   of the click's effect; when the viewport has no such point, the classes and ``data-*``
+   attributes of ``<html>`` and ``<body>`` are (:func:`markers`);
 4. when no key does still and a key changes the same facts as the click to other values
    (:func:`in_kind`), the click and that key are taken again in turn on fresh loads (at most
    :data:`MAX_AGAIN`): when either changes the page differently from its first time (a random
@@ -259,11 +259,12 @@ async def keys_do_the_click(s: Session, kind: NativeKind) -> Trial:
         if covers(done, wanted):
             return Trial(f"{after}{key} on it", "")
         tried.append((key, done))
-    # Marks a press anywhere sets (the mouse's use) are no function of the target.
-    marks = markers(wanted, clicked.roots)
-    if tried and marks:
+    # What a press anywhere changes (a mark of the mouse's use, a menu closed by a click outside
+    # it) is no function of the target.
+    if tried:
         anywhere = await _pressed_anywhere(s, step)
-        wanted = without(wanted, lambda key, _change: key in marks and (anywhere is None or key in anywhere))
+        marks = markers(wanted, clicked.roots) if anywhere is None else anywhere
+        wanted = without(wanted, lambda key, _change: key in marks)
         if not wanted:
             return Trial(f"{after}its click changes only what a mouse press anywhere on the page changes", "")
         for key, done in tried:
