@@ -11,7 +11,7 @@ import {
   byRole, contentBefore, deepActive, describe, FOCUS_CANDIDATES, focusStyle, headings, isFocusable,
   isHiddenFromAT, isVisible, isWithin, landmarks, nameOf, queryAll, rangeValue, roleOf,
 } from './elements.js';
-import { companions, effectPlace, effectState, elementAtPlace, keyboardPaths } from './effects.js';
+import { blankPoint, companions, effectPlace, effectState, elementAtPlace, keyboardPaths } from './effects.js';
 import { internalsCandidates, noteComputed } from './extra-rules.js';
 import { focusClip, pixelsDiffer, restlessAround, stopKind } from './focus-ring.js';
 import { quietReset } from './focus-start.js';
@@ -216,6 +216,7 @@ globalThis.__a11yProbe = Object.freeze({
   shownAmong,
   dragLooking,
   // Same effect by keyboard (lm_eval_a11y/generic/same_effect.py).
+  blankPoint,
   effectPlace,
   effectState,
   elementAtPlace,

@@ -57,6 +57,23 @@ export function effectState(limit) {
   return { focus: active ? refOf(active) : null, items };
 }
 
+// A point of the viewport where a press lands on the page itself (<html> or <body>, nothing on
+// them), on a grid of 8 by 8, or null: where a click does what a press anywhere does.
+export function blankPoint() {
+  const steps = 8;
+  for (let row = 0; row < steps; row += 1) {
+    for (let col = 0; col < steps; col += 1) {
+      const x = ((col + 0.5) * window.innerWidth) / steps;
+      const y = ((row + 0.5) * window.innerHeight) / steps;
+      const hit = document.elementFromPoint(x, y);
+      if (hit === document.documentElement || hit === document.body) {
+        return { x, y };
+      }
+    }
+  }
+  return null;
+}
+
 // The place of `ref` in document order (as effectState counts), or null.
 export function effectPlace(ref) {
   let index = 0;

@@ -17,6 +17,7 @@ from lm_eval_a11y.generic.mouse_only import (
     focuses_labelled_control,
     hover_only_content,
 )
+from lm_eval_a11y.generic.native_keys import NativeKind, assumed, keys_do_the_click, native_kinds
 from lm_eval_a11y.generic.same_effect import MAX_KINDS, Plan, plan, same_effect_by_keyboard
 
 if TYPE_CHECKING:
@@ -130,6 +131,10 @@ async def mouse_targets_keyboard_operable(s: Session) -> Outcome:
         label_note = f"; a click on {len(labels)} label(s) only focuses the control they name ({labels[0][1]})"
     # Described and planned now: the tries below load the page afresh, and its references go with it.
     kinds = await _kinds(s, problems, targets)
+    # Native buttons and links in the Tab order: Enter and Space tried on them (native_keys.py).
+    natives = await native_kinds(
+        s, [f.ref for f in facts if assumed(f) and _keyboard_problem(f, mouse_types.get(f.ref)) is None], targets
+    )
     # Hovering and the keyboard walk change the page: judged once the facts above are read.
     hover_named, hover_note = await _hover_only(s, hovering)
     # The same effect by keyboard, judged by doing (same_effect.py): one target of each kind.
@@ -142,23 +147,23 @@ async def mouse_targets_keyboard_operable(s: Session) -> Outcome:
         and (fact.click_heard or "click" in mouse_types.get(fact.ref, set()))
     }
     described, effect_note = await _same_effect(s, kinds, activated)
+    native_failed, native_note = await _native_keys(s, natives)
+    effect_note += native_note
+    failures = [problem for _fact, problem in described] + native_failed + hover_named
     if truncated:
         problems_note = f"; the page listens on more than {MAX_LISTENED} elements, and the rest were not judged"
     else:
         problems_note = ""
-    if not described and not hover_named:
+    if not failures:
         if truncated:
             return failed(f"The first {MAX_LISTENED} elements listened on are keyboard operable{problems_note}")
         return passed(
             f"All {len(facts)} element(s) that listen for the mouse or look clickable work from the keyboard"
             f"{label_note}{effect_note}{hover_note}"
         )
-    named = [problem for _fact, problem in described[:NAMED]]
-    named += hover_named[: max(NAMED - len(named), 0)]
-    total = len(described) + len(hover_named)
     return failed(
-        f"{total} element(s) a mouse can work are out of the keyboard's reach: {'; '.join(named)}"
-        f"{_more(total)}"
+        f"{len(failures)} element(s) a mouse can work are out of the keyboard's reach: {'; '.join(failures[:NAMED])}"
+        f"{_more(len(failures))}"
         f"{problems_note}"
     )
 
@@ -210,6 +215,28 @@ async def _same_effect(s: Session, kinds: list[Kind], activated: set[int]) -> tu
     if found:
         note = f"; {sum(n for n, _ in found)} element(s) do by keyboard what their click does ({found[0][1]})"
     return left, note
+
+
+async def _native_keys(s: Session, natives: list[NativeKind]) -> tuple[list[str], str]:
+    """The native buttons and links whose click Enter and Space do not do (the first of each kind
+    tried and standing for its kind), described, and a note for a passing message. The page is
+    left changed (the next check gets a fresh one)."""
+    failures: list[str] = []
+    found = []
+    for kind in natives:
+        trial = await keys_do_the_click(s, kind)
+        if trial.path:
+            found.append((len(kind.members), kind.members[0], trial.path))
+        else:
+            failures += [f"{member} takes focus from Tab, but {trial.note}" for member in kind.members]
+    note = ""
+    if found:
+        _count, first, path = found[0]
+        note = (
+            f"; {sum(n for n, _, _ in found)} native button(s) or link(s) in the Tab order do with Enter or Space "
+            f"what their click does ({first}: {path})"
+        )
+    return failures, note
 
 
 async def _hover_only(s: Session, hovering: list[int]) -> tuple[list[str], str]:

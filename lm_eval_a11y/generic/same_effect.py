@@ -186,7 +186,7 @@ async def _state(s: Session) -> dict[str, Any]:
 Step = tuple[str, int, str]
 
 
-async def _fresh_target(s: Session, place: int, step: Step | None = None) -> int | None:
+async def fresh_target(s: Session, place: int, step: Step | None = None) -> int | None:
     """Load the page afresh (unless no check acted on it yet) and take ``step``; the reference
     of the element at ``place`` there (None when it or the step's element is not there)."""
     if s.dirty:
@@ -233,7 +233,7 @@ def preparations(place: int, paths: list[int], companions: list[int]) -> list[St
 async def click_effect(s: Session, place: int, step: Step | None = None) -> Effect | None:
     """What a click on the element at ``place`` changes on a fresh load (after ``step``; the
     pointer rests on it first); None when it cannot be clicked."""
-    ref = await _fresh_target(s, place, step)
+    ref = await fresh_target(s, place, step)
     if ref is None:
         return None
     target = await s.element(ref)
@@ -255,7 +255,7 @@ async def _start(
     """A fresh load (and ``step``) with focus on the Tab stop at ``path_place``: the target's
     reference there, the Tab stop, and the states before and after it took focus; None when
     either is not there."""
-    target = await _fresh_target(s, place, step)
+    target = await fresh_target(s, place, step)
     path_ref = await s.probe("elementAtPlace", path_place)
     if target is None or path_ref is None:
         return None
