@@ -29,14 +29,22 @@ async def nothing_hidden(tab: Tab) -> bool:
     if int(before["count"]) < COUNT_FROM_NODES:
         return False
     try:
+        pierced = await _pierced_count(tab)
+    finally:
+        after = await tab.evaluate("globalThis.__a11yProbe.countEnd()")
+    return not after["changed"] and pierced == int(before["count"]) == int(after["count"])
+
+
+async def _pierced_count(tab: Tab) -> int:
+    """CDP's count of the matches of ``<`` in the document and every shadow tree in it."""
+    try:
         await tab.send("DOM.enable")
         await tab.send("DOM.getDocument", {"depth": 0})
         search = await tab.send("DOM.performSearch", {"query": "<"})
         await tab.send("DOM.discardSearchResults", {"searchId": search["searchId"]})
     finally:
         await tab.send("DOM.disable")
-        after = await tab.evaluate("globalThis.__a11yProbe.countEnd()")
-    return not after["changed"] and int(search["resultCount"]) == int(before["count"]) == int(after["count"])
+    return int(search["resultCount"])
 
 
 async def nodes_out_of_sight(tab: Tab) -> int:
@@ -45,11 +53,4 @@ async def nodes_out_of_sight(tab: Tab) -> int:
     then CDP's) without a watch between them, so a page changing itself meanwhile can make it
     differ; the watch that asks (late.py) then only audits once more."""
     seen = await tab.evaluate("globalThis.__a11yProbe.countSeen(Infinity)")
-    try:
-        await tab.send("DOM.enable")
-        await tab.send("DOM.getDocument", {"depth": 0})
-        search = await tab.send("DOM.performSearch", {"query": "<"})
-        await tab.send("DOM.discardSearchResults", {"searchId": search["searchId"]})
-    finally:
-        await tab.send("DOM.disable")
-    return int(search["resultCount"]) - int(seen["count"])
+    return await _pierced_count(tab) - int(seen["count"])

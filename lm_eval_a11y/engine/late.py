@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import re
 import time
+from typing import Any
 
 from lm_eval_a11y.engine.audit import may_change_itself
 from lm_eval_a11y.engine.session import Session
@@ -96,23 +97,7 @@ class LateAudit(SampleSteps):
         await self._watch_states(session, run, deadline=max(started_at + horizon_s, watched_until))
         signals = await self._crash_aware(session, session.probe("lateSignals"))
         run.horizon_ms = (time.perf_counter() - started_at) * 1000
-        coverage = session.coverage[-1] if session.coverage else None
-        unseen = coverage is not None and (coverage.frames_audited > 0 or coverage.closed_shadow_roots > 0)
-        if not (
-            signals["mutated"]
-            or signals["animations"]
-            or signals["styles_changed"]
-            or signals["shadow_roots"]
-            or unseen
-            # A closed root attached after the first audit: no signal above shows it.
-            or await self._crash_aware(session, session.holds_closed_roots())
-        ):
-            run.late_audit = "unchanged"
-            return
-        # What the page changed late may still be fading or sliding in (posts loaded on scroll):
-        # audited mid-fade, its text would fail colour contrast in some runs and not in others.
-        await self._audit_unchecked(session, run, "late", settle=True)
-        run.late_audit = "re-audited"
+        await self._audit_at_horizon(session, run, signals)
 
     async def _late_audit(self, session: Session, run: SampleRun, *, started_at: float) -> None:
         """Audit the first-rendered document again at the late-change horizon, on the page's own
@@ -155,6 +140,11 @@ class LateAudit(SampleSteps):
         await self._run_ahead(session, run, float(self.settings.page_clock_horizon_ms), wall_limit)
         signals = await self._crash_aware(session, session.probe("lateSignals"))
         run.horizon_ms = tab.page_time_ms
+        await self._audit_at_horizon(session, run, signals)
+
+    async def _audit_at_horizon(self, session: Session, run: SampleRun, signals: dict[str, Any]) -> None:
+        """At the horizon (either clock): audit the page again if it changed since its last audit
+        (``signals``: the probe's lateSignals) or could have changed unseen."""
         coverage = session.coverage[-1] if session.coverage else None
         unseen = coverage is not None and (coverage.frames_audited > 0 or coverage.closed_shadow_roots > 0)
         if not (
