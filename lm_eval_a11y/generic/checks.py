@@ -17,7 +17,7 @@ from lm_eval_a11y.generic.mouse_only import (
     focuses_labelled_control,
     hover_only_content,
 )
-from lm_eval_a11y.generic.native_keys import NativeKind, assumed, keys_do_the_click, native_kinds
+from lm_eval_a11y.generic.native_keys import NativeKind, assumed, keys_do_the_click, listened_widget, native_kinds
 from lm_eval_a11y.generic.same_effect import MAX_KINDS, Plan, plan, same_effect_by_keyboard
 
 if TYPE_CHECKING:
@@ -135,6 +135,13 @@ async def mouse_targets_keyboard_operable(s: Session) -> Outcome:
     natives = await native_kinds(
         s, [f.ref for f in facts if assumed(f) and _keyboard_problem(f, mouse_types.get(f.ref)) is None], targets
     )
+    # ARIA widgets with a key listener: what the listener does is tried too (native_keys.py).
+    natives += await native_kinds(
+        s,
+        [f.ref for f in facts if listened_widget(f) and _keyboard_problem(f, mouse_types.get(f.ref)) is None],
+        targets,
+        widgets=True,
+    )
     # Hovering and the keyboard walk change the page: judged once the facts above are read.
     hover_named, hover_note = await _hover_only(s, hovering)
     # The same effect by keyboard, judged by doing (same_effect.py): one target of each kind.
@@ -228,12 +235,13 @@ async def _native_keys(s: Session, natives: list[NativeKind]) -> tuple[list[str]
         if trial.path:
             found.append((len(kind.members), kind.members[0], trial.path))
         else:
-            failures += [f"{member} takes focus from Tab, but {trial.note}" for member in kind.members]
+            reached = "takes focus from Tab" if kind.native else "takes focus and has a key listener"
+            failures += [f"{member} {reached}, but {trial.note}" for member in kind.members]
     note = ""
     if found:
         _count, first, path = found[0]
         note = (
-            f"; {sum(n for n, _, _ in found)} native button(s) or link(s) in the Tab order do with Enter or Space "
+            f"; {sum(n for n, _, _ in found)} button(s), link(s) or widget(s) taking focus do with Enter or Space "
             f"what their click does ({first}: {path})"
         )
     return failures, note

@@ -29,6 +29,14 @@ the mouse on is not assumed to work from the keyboard: the generic check
 
 The first element of each kind (tag, role and classes) is tried and stands for its kind, at most
 :data:`MAX_NATIVE_KINDS` kinds; the kinds past those pass untried, as all did before.
+
+An ARIA widget the page works itself (``div role=button tabindex=0``, a ``role=switch``...) with a
+key listener on it, around it or on the page is judged the same way: a listener is no proof that
+it does anything (it may count presses, or serve a page shortcut). Its keys (Enter and Space, the
+usual one for its role first, :data:`WIDGET_KEYS`) must do what its click does; the browser fires
+no click for them, so a click that changes nothing this check sees leaves nothing to compare, and
+the widget passes. Only a widget that takes focus itself (a ``tabindex``) is tried: the options of
+a list that keeps focus on itself (``aria-activedescendant``) are worked by its keys, not theirs.
 """
 
 from __future__ import annotations
@@ -56,11 +64,26 @@ if TYPE_CHECKING:
     from lm_eval_a11y.checks import Session
     from lm_eval_a11y.engine.elements import Element, KeyboardFacts
 
-# Kinds of native button or link tried, at most (each costs two to four fresh loads).
+# Kinds of native button or link tried, at most (each costs two to four fresh loads); as many kinds
+# of ARIA widget with a key listener again.
 MAX_NATIVE_KINDS = 4
 # What the browser turns into a click: Enter and Space on a button, Enter on a link.
 BUTTON_KEYS = ("Enter", "Space")
 LINK_KEYS = ("Enter",)
+# The keys a person presses on an ARIA widget that the page works itself, the usual one first:
+# either doing what the click does is enough (WCAG asks for the function, not for a key).
+WIDGET_KEYS = {
+    "button": ("Enter", "Space"),
+    "link": ("Enter", "Space"),
+    "checkbox": ("Space", "Enter"),
+    "switch": ("Space", "Enter"),
+    "radio": ("Space", "Enter"),
+    "menuitem": ("Enter", "Space"),
+    "menuitemcheckbox": ("Enter", "Space"),
+    "menuitemradio": ("Enter", "Space"),
+    "option": ("Enter", "Space"),
+    "tab": ("Enter", "Space"),
+}
 # Fresh loads taken, at most, to see a click or key change the page differently from one load to
 # the next (a random tip), when a key changes what the click changes to other values.
 MAX_AGAIN = 4
@@ -75,6 +98,7 @@ class NativeKind:
     place: int | None
     companions: tuple[int, ...]
     keys: tuple[str, ...]
+    native: bool = True
 
 
 def keys_of(element: Element) -> tuple[str, ...] | None:
@@ -86,20 +110,37 @@ def keys_of(element: Element) -> tuple[str, ...] | None:
     return None
 
 
+def widget_keys_of(element: Element) -> tuple[str, ...] | None:
+    """The keys a person presses on ``element`` when it is an ARIA widget the page must work
+    itself (no native button or link) and can take focus; None otherwise."""
+    if keys_of(element) is not None or element.tag in ("button", "input", "select", "textarea", "summary"):
+        return None
+    if element.attr("tabindex") is None:
+        return None  # focus is not its own (an active descendant): the widget's keys are tried elsewhere
+    return WIDGET_KEYS.get(element.role or "")
+
+
+def listened_widget(fact: KeyboardFacts) -> bool:
+    """Whether the rules of the check let ``fact`` pass as an ARIA widget the keyboard reaches with
+    a key listener on it, around it or on the page (what that listener does then tried here)."""
+    return fact.rendered and not fact.disabled and fact.control == "widget" and fact.reachable and fact.key_handled
+
+
 def assumed(fact: KeyboardFacts) -> bool:
     """Whether the rules of the check let ``fact`` pass as a native control in the Tab order (its
     function then tried here)."""
     return fact.rendered and not fact.disabled and fact.control == "native" and fact.tab_stop and fact.reachable
 
 
-async def native_kinds(s: Session, refs: list[int], targets: list[int]) -> list[NativeKind]:
-    """The buttons and links among ``refs`` by kind, the first :data:`MAX_NATIVE_KINDS` kinds
-    only, read on the document as it is (before anything loads it afresh); ``targets``: every
-    mouse target, whose others in the first one's widget are clicked first when need be."""
+async def native_kinds(s: Session, refs: list[int], targets: list[int], *, widgets: bool = False) -> list[NativeKind]:
+    """The buttons and links among ``refs`` by kind (with ``widgets``, the ARIA widgets of
+    :func:`widget_keys_of` instead), the first :data:`MAX_NATIVE_KINDS` kinds only, read on the
+    document as it is (before anything loads it afresh); ``targets``: every mouse target, whose
+    others in the first one's widget are clicked first when need be."""
     kinds: dict[str, tuple[list[str], int, tuple[str, ...]]] = {}
     for ref in refs:
         element = await s.element(ref)
-        keys = keys_of(element)
+        keys = widget_keys_of(element) if widgets else keys_of(element)
         if keys is None:
             continue
         kind = f"{element.tag}|{element.role}|{' '.join(sorted(element.classes))}"
@@ -111,7 +152,7 @@ async def native_kinds(s: Session, refs: list[int], targets: list[int]) -> list[
     for members, ref, keys in kinds.values():
         place = await s.probe("effectPlace", ref)
         others = [await s.probe("effectPlace", p) for p in await s.probe("companions", ref, targets, MAX_COMPANIONS)]
-        planned.append(NativeKind(tuple(members), place, tuple(p for p in others if p is not None), keys))
+        planned.append(NativeKind(tuple(members), place, tuple(p for p in others if p is not None), keys, not widgets))
     return planned
 
 
@@ -248,6 +289,8 @@ async def keys_do_the_click(s: Session, kind: NativeKind) -> Trial:
                 step, clicked = candidate, prepared
                 break
         if step is None:
+            if not kind.native:
+                return Trial("its click changed nothing this check sees: its keys were not compared with it", "")
             return Trial(f"{' or '.join(kind.keys)} fires its click, which changed nothing this check sees", "")
     wanted = clicked.effect
     after = f"after {await describe_step(s, step)}, " if step is not None else ""
@@ -277,8 +320,9 @@ async def keys_do_the_click(s: Session, kind: NativeKind) -> Trial:
     if similar and await _varies(s, kind.place, step, clicked.hovered, wanted, similar[0]):
         return Trial(f"{after}{similar[0][0]} on it (changing what its click changes, which differs between loads)", "")
     keys = "neither Enter nor Space on it does" if len(kind.keys) > 1 else "Enter on it does not do"
-    return Trial(
-        "",
-        f"{after}its click {wanted.describe()}, and {keys} the same (its click handler tells a keyboard's click "
-        "from a mouse's, or the keys never become one)",
+    why = (
+        "its click handler tells a keyboard's click from a mouse's, or the keys never become one"
+        if kind.native
+        else "the key listener it has does not do what its click does"
     )
+    return Trial("", f"{after}its click {wanted.describe()}, and {keys} the same ({why})")
