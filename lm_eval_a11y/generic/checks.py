@@ -18,7 +18,7 @@ from lm_eval_a11y.generic.mouse_only import (
     hover_only_content,
 )
 from lm_eval_a11y.generic.native_keys import NativeKind, assumed, keys_do_the_click, listened_widget, native_kinds
-from lm_eval_a11y.generic.same_effect import MAX_KINDS, Plan, plan, same_effect_by_keyboard
+from lm_eval_a11y.generic.same_effect import MAX_KINDS, Plan, Trial, plan, same_effect_by_keyboard
 
 if TYPE_CHECKING:
     from lm_eval_a11y.engine.elements import KeyboardFacts
@@ -232,6 +232,14 @@ async def _native_keys(s: Session, natives: list[NativeKind]) -> tuple[list[str]
     found = []
     for kind in natives:
         trial = await keys_do_the_click(s, kind)
+        if not trial.path and kind.plan is not None:
+            # A widget whose own Enter and Space do not: the keys of the widget around it may.
+            path = (await same_effect_by_keyboard(s, kind.plan, False)).path
+            trial = (
+                Trial(path, "")
+                if path
+                else Trial("", f"{trial.note}; nor does a key tried from its widget's Tab stops")
+            )
         if trial.path:
             found.append((len(kind.members), kind.members[0], trial.path))
         else:
@@ -241,7 +249,7 @@ async def _native_keys(s: Session, natives: list[NativeKind]) -> tuple[list[str]
     if found:
         _count, first, path = found[0]
         note = (
-            f"; {sum(n for n, _, _ in found)} button(s), link(s) or widget(s) taking focus do with Enter or Space "
+            f"; {sum(n for n, _, _ in found)} button(s), link(s) or widget(s) taking focus do by keyboard "
             f"what their click does ({first}: {path})"
         )
     return failures, note

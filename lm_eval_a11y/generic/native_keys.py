@@ -35,8 +35,12 @@ key listener on it, around it or on the page is judged the same way: a listener 
 it does anything (it may count presses, or serve a page shortcut). Its keys (Enter and Space, the
 usual one for its role first, :data:`WIDGET_KEYS`) must do what its click does; the browser fires
 no click for them, so a click that changes nothing this check sees leaves nothing to compare, and
-the widget passes. Only a widget that takes focus itself (a ``tabindex``) is tried: the options of
-a list that keeps focus on itself (``aria-activedescendant``) are worked by its keys, not theirs.
+the widget passes. When neither key does, the keyboard paths of same_effect.py are tried for it,
+and from the other mouse targets of its widget (a listbox's option selected by the arrow keys that
+bring focus to it from the option that holds the Tab stop, a tab by the arrows and then Enter): one
+that does the same passes it. Only a widget that takes focus itself (a
+``tabindex``) is tried: the options of a list that keeps focus on itself (``aria-activedescendant``)
+are worked by its keys, not theirs.
 """
 
 from __future__ import annotations
@@ -50,12 +54,14 @@ from lm_eval_a11y.generic.same_effect import (
     MAX_COMPANIONS,
     MAX_STATE,
     Effect,
+    Plan,
     Step,
     Trial,
     covers,
     describe_step,
     effect_between,
     fresh_target,
+    plan,
 )
 
 if TYPE_CHECKING:
@@ -99,6 +105,7 @@ class NativeKind:
     companions: tuple[int, ...]
     keys: tuple[str, ...]
     native: bool = True
+    plan: Plan | None = None
 
 
 def keys_of(element: Element) -> tuple[str, ...] | None:
@@ -152,7 +159,13 @@ async def native_kinds(s: Session, refs: list[int], targets: list[int], *, widge
     for members, ref, keys in kinds.values():
         place = await s.probe("effectPlace", ref)
         others = [await s.probe("effectPlace", p) for p in await s.probe("companions", ref, targets, MAX_COMPANIONS)]
-        planned.append(NativeKind(tuple(members), place, tuple(p for p in others if p is not None), keys, not widgets))
+        companions = tuple(p for p in others if p is not None)
+        # A widget's own keys are not its only path: a list's arrow keys select its options, from
+        # whichever of its items holds the Tab stop once another was clicked.
+        paths = await plan(s, ref, targets) if widgets else None
+        if paths is not None:
+            paths = (paths[0], [*paths[1], *(p for p in companions if p not in paths[1])], paths[2])
+        planned.append(NativeKind(tuple(members), place, companions, keys, not widgets, paths))
     return planned
 
 
