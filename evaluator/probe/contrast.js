@@ -107,11 +107,14 @@ function contrastDescribe(seen, running) {
   }
   let alpha = fill[3];
   let fixed = false;
+  // Blended or filtered text: its colour as painted is not its own, and only captures with its
+  // glyphs isolated can measure it.
+  let blended = false;
   for (let node = el; node; node = parentOf(node)) {
     const s = node === el ? style : getComputedStyle(node);
     alpha *= parseFloat(s.opacity);
     if (s.mixBlendMode !== 'normal' || s.filter !== 'none') {
-      return { ...out, unmeasurable: 'the text is blended or filtered (mix-blend-mode, filter)' };
+      blended = true;
     }
     if (running.has(node)) {
       return { ...out, unmeasurable: 'the text or an element around it is animated' };
@@ -180,14 +183,13 @@ function contrastDescribe(seen, running) {
   if (inDoc.reduce((sum, b) => sum + b.width * b.height, 0) < left * 0.5) {
     return { ...out, unmeasurable: 'the text is off the page' };
   }
-  if (covered(el, inDoc)) {
-    return { ...out, unmeasurable: 'the text is covered by another element' };
-  }
   return {
     ...out,
     colour: fill.slice(0, 3),
     alpha,
     fixed,
+    blended,
+    covered: covered(el, inDoc),
     boxes: inDoc,
   };
 }
@@ -336,8 +338,17 @@ export function stylesDarkScheme() {
 // by the browser's own image decoder into an OffscreenCanvas, outside the document; the
 // arithmetic is done in Python (numpy), since this world's JavaScript runs on V8's baseline
 // compiler only (browser.py) and is slow at per-pixel loops.
-export async function contrastPixels(png, clip, indices) {
-  const { width, height, data: pixels } = await decodePng(png);
+//
+// `pngs`: the page's capture, then, when the glyphs could be isolated, the same clip with every
+// text's fill transparent, black and white (engine/paint.py); each box's crops follow one
+// another in that order.
+export async function contrastPixels(pngs, clip, indices) {
+  const images = [];
+  for (const png of pngs) {
+    images.push(await decodePng(png));
+  }
+  const { width, height } = images[0];
+  const isolated = images.length > 1;
   const running = runningTargets();
   // Only the text's line boxes go back (RGBA, row by row): a screen's worth is megabytes, and
   // it travels through the driver to Python.
@@ -346,8 +357,14 @@ export async function contrastPixels(png, clip, indices) {
   let size = 0;
   for (const index of indices) {
     const d = contrastDescribe(contrastSeen[index], running);
-    if (d.unmeasurable) {
-      nodes.push({ index, unmeasurable: d.unmeasurable });
+    let why = d.unmeasurable;
+    if (!why && !isolated && d.blended) {
+      why = 'the text is blended or filtered (mix-blend-mode, filter)';
+    } else if (!why && !isolated && d.covered) {
+      why = 'the text is covered by another element';
+    }
+    if (why) {
+      nodes.push({ index, unmeasurable: why });
       continue;
     }
     const boxes = [];
@@ -359,15 +376,20 @@ export async function contrastPixels(png, clip, indices) {
       if (x1 - x0 < 2 || y1 - y0 < 2) {
         continue;
       }
-      const crop = new Uint8Array((x1 - x0) * (y1 - y0) * 4);
-      for (let y = y0; y < y1; y += 1) {
-        crop.set(pixels.subarray((y * width + x0) * 4, (y * width + x1) * 4), (y - y0) * (x1 - x0) * 4);
+      boxes.push({ offset: size, width: x1 - x0, height: y1 - y0, images: images.length });
+      for (const { data: pixels } of images) {
+        const crop = new Uint8Array((x1 - x0) * (y1 - y0) * 4);
+        for (let y = y0; y < y1; y += 1) {
+          crop.set(pixels.subarray((y * width + x0) * 4, (y * width + x1) * 4), (y - y0) * (x1 - x0) * 4);
+        }
+        crops.push(crop);
+        size += crop.length;
       }
-      boxes.push({ offset: size, width: x1 - x0, height: y1 - y0 });
-      crops.push(crop);
-      size += crop.length;
     }
-    nodes.push({ index, colour: d.colour, alpha: d.alpha, font_size: d.font_size, large: d.large, boxes });
+    nodes.push({
+      index, colour: d.colour, alpha: d.alpha, font_size: d.font_size, large: d.large, blended: d.blended,
+      covered: d.covered, boxes,
+    });
   }
   const all = new Uint8Array(size);
   let at = 0;

@@ -26,9 +26,11 @@ from typing import Any
 import numpy as np
 
 from lm_eval_a11y.contrast import CONTRAST_RULE, decide, has_contrast_nodes, measure_text, needs_audit, required_ratio
+from lm_eval_a11y.engine.paint import isolated_captures
 from lm_eval_a11y.engine.session import Session
 from lm_eval_a11y.engine.tab import Tab
 from lm_eval_a11y.observation import ContrastAudit, ContrastNode
+from lm_eval_a11y.painted import measure_painted
 
 __all__ = ["MAX_NODES", "MAX_SCREENS", "audit_contrast", "measure_last_run", "measure_selectors"]
 
@@ -36,6 +38,8 @@ __all__ = ["MAX_NODES", "MAX_SCREENS", "audit_contrast", "measure_last_run", "me
 MAX_NODES = 300
 # Screens scrolled to per scheme: each costs a scroll, a frame, a capture and a measurement.
 MAX_SCREENS = 12
+# Measure text with its glyphs isolated (engine/paint.py); off, the text's own colour is measured.
+ISOLATE_GLYPHS = True
 # Room kept above text scrolled to, so that a sticky header of a usual size does not cover it.
 _SCROLL_MARGIN = 96
 # The dark scheme's axe run: the contrast rule only (the other rules do not depend on colours).
@@ -91,6 +95,22 @@ def _plan(listing: dict[str, Any], viewport: tuple[int, int]) -> tuple[list[_Scr
     return screens, left_over
 
 
+def _with_isolation(own: dict[str, Any], painted: dict[str, Any], node: dict[str, Any]) -> dict[str, Any]:
+    """One node's measurement from both methods. The text's own colour against the window
+    around each glyph (contrast.measure_text) is the more exact where it can measure; the glyphs
+    isolated (painted.measure_painted) measure what it cannot (blended, filtered or covered text,
+    a colour that appears nowhere in the pixels), and overrule a pass of its own when they find
+    the painted text failing (a dark rule beside pale glyphs is not their background)."""
+    if painted.get("ratio") is None:
+        return own if own.get("ratio") is not None or not node.get("blended") else painted
+    if own.get("ratio") is None or node.get("blended") or node.get("covered"):
+        return painted
+    required = required_ratio(bool(node.get("large")))
+    if float(own["ratio"]) >= required > float(painted["ratio"]):
+        return painted
+    return own
+
+
 async def _measure(
     session: Session, tab: Tab, scheme: str, viewport: tuple[int, int], deadline: float = math.inf
 ) -> tuple[list[ContrastNode], int, int, int, bool]:
@@ -106,6 +126,7 @@ async def _measure(
     late: set[int] = set()
     measured: dict[int, dict[str, Any]] = {}
     scrolled = False
+    isolate = ISOLATE_GLYPHS
     start = tuple(listing["scroll"])
     try:
         for number, screen in enumerate(screens):
@@ -121,24 +142,34 @@ async def _measure(
                 scrolled = True
             if not clip:
                 continue
-            png = await tab.capture_png(
-                {
-                    "x": clip["x"] + clip["sx"],
-                    "y": clip["y"] + clip["sy"],
-                    "width": clip["width"],
-                    "height": clip["height"],
-                }
-            )
-            shot = await session.probe("contrastPixels", png, clip, list(screen.indices))
+            page_clip = {
+                "x": clip["x"] + clip["sx"],
+                "y": clip["y"] + clip["sy"],
+                "width": clip["width"],
+                "height": clip["height"],
+            }
+            pngs = [await tab.capture_png(page_clip)]
+            if isolate:
+                try:
+                    pngs += await isolated_captures(tab, page_clip)
+                except Exception:
+                    if session.crashed.is_set():
+                        raise
+                    # No inspector style sheet here: the text's own colour is measured.
+                    isolate = False
+            shot = await session.probe("contrastPixels", pngs, clip, list(screen.indices))
             rgba = np.frombuffer(base64.b64decode(shot["rgba"]), dtype=np.uint8)
             for described in shot["nodes"]:
-                crops = [
-                    rgba[b["offset"] : b["offset"] + b["width"] * b["height"] * 4].reshape(b["height"], b["width"], 4)[
-                        :, :, :3
-                    ]
+                stacks = [
+                    rgba[b["offset"] : b["offset"] + b["images"] * b["width"] * b["height"] * 4].reshape(
+                        b["images"], b["height"], b["width"], 4
+                    )[..., :3]
                     for b in described.get("boxes", ())
                 ]
-                measured[int(described["index"])] = measure_text(crops, described)
+                own = measure_text([s[0] for s in stacks], described)
+                if len(pngs) > 1:
+                    own = _with_isolation(own, measure_painted(stacks, described), described)
+                measured[int(described["index"])] = own
     finally:
         if scrolled:
             await session.probe("contrastScrollTo", start[0], start[1], None)

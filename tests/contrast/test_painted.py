@@ -1,12 +1,20 @@
-"""Pages whose text is painted at about 1.4:1 by a construction the CSS colours do not show, and
-their twins: the same construction with readable text. Each page is otherwise accessible, so its
-verdict turns on the contrast of the one target (``#t``) alone."""
+"""Text painted at about 1.4:1 by a construction its CSS colours do not show, each with a readable twin.
+
+The pixel check measures such text with its glyphs isolated (engine/paint.py, painted.py): each
+attack page must not pass, and its readable twin must. The constructions the check does not reach
+yet (the text axe passes without listing it: filters and blends on the text, ``::first-line``,
+``::after``, placeholders; an ancestor that never stops moving; failures past the node limit) are
+listed in docs/contrast.md and kept here as expected failures, so that a fix shows."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["PAINTED", "Painted"]
+import pytest
+
+from lm_eval_a11y.engine import contrast as engine_contrast
+from lm_eval_a11y.engine.evaluator import Evaluator
+from lm_eval_a11y.scoring import score_observation
 
 
 def _page(body: str, style: str = "") -> str:
@@ -101,10 +109,10 @@ PAINTED: tuple[Painted, ...] = (
     _pair(
         "animated-ancestor",
         f'<div class="spin"><p id="t">{_TEXT}</p></div>',
-        f".spin {{ background: #eee url(\"{_LIGHT_IMAGE}\"); animation: wob 3s linear infinite }}"
+        f'.spin {{ background: #eee url("{_LIGHT_IMAGE}"); animation: wob 3s linear infinite }}'
         " @keyframes wob { from { transform: translateX(0) } to { transform: translateX(0.01px) } }"
         " #t { color: #c4c4c4 }",
-        f".spin {{ background: #eee url(\"{_LIGHT_IMAGE}\"); animation: wob 3s linear infinite }}"
+        f'.spin {{ background: #eee url("{_LIGHT_IMAGE}"); animation: wob 3s linear infinite }}'
         " @keyframes wob { from { transform: translateX(0) } to { transform: translateX(0.01px) } }"
         " #t { color: #333 }",
     ),
@@ -112,10 +120,8 @@ PAINTED: tuple[Painted, ...] = (
     _pair(
         "ruled",
         f'<p id="t">{_TEXT}</p>',
-        "#t { color: #dcdcdc; line-height: 20px;"
-        " background: repeating-linear-gradient(#fff 0 3px, #000 3px 4px) }",
-        "#t { color: #333; line-height: 20px;"
-        " background: repeating-linear-gradient(#fff 0 3px, #000 3px 4px) }",
+        "#t { color: #dcdcdc; line-height: 20px; background: repeating-linear-gradient(#fff 0 3px, #000 3px 4px) }",
+        "#t { color: #333; line-height: 20px; background: repeating-linear-gradient(#fff 0 3px, #000 3px 4px) }",
     ),
     _pair(
         "gridded",
@@ -131,9 +137,49 @@ PAINTED: tuple[Painted, ...] = (
     _pair(
         "past-node-limit",
         "".join(f'<p class="g">Readable line {i}</p>' for i in range(320)) + f'<p class="g" id="t">{_TEXT}</p>',
-        ".g { margin: 0; background: linear-gradient(90deg, #fff, #fefefe); color: #000 }"
-        " #t { color: #dcdcdc }",
-        ".g { margin: 0; background: linear-gradient(90deg, #fff, #fefefe); color: #000 }"
-        " #t { color: #333 }",
+        ".g { margin: 0; background: linear-gradient(90deg, #fff, #fefefe); color: #000 } #t { color: #dcdcdc }",
+        ".g { margin: 0; background: linear-gradient(90deg, #fff, #fefefe); color: #000 } #t { color: #333 }",
     ),
 )
+
+
+MEASURED = ("translucent-overlay", "backdrop-filter", "svg-text", "ruled", "gridded")
+NOT_REACHED = (
+    "filter-invert",
+    "filter-opacity",
+    "filter-contrast",
+    "mix-blend-mode",
+    "first-line",
+    "after",
+    "placeholder",
+    "animated-ancestor",
+)
+BY_NAME = {p.name: p for p in PAINTED}
+
+
+@pytest.mark.parametrize("name", MEASURED)
+def test_painted_text_fails_and_its_twin_passes(evaluator: Evaluator, name: str) -> None:
+    page: Painted = BY_NAME[name]
+    bad, good = evaluator.evaluate_many([(None, page.bad), (None, page.good)])
+    assert bad.status == "ok" and good.status == "ok", (bad.error, good.error)
+    assert bad.contrast is not None
+    (node,) = [n for n in bad.contrast.nodes if n.target == ("#t",)]
+    assert (node.pixel, node.decided) == ("fail", "fail"), node
+    assert node.pixel_ratio is not None and node.pixel_ratio < 2.0, node
+    assert not score_observation(bad).passed
+    assert score_observation(good).passed, score_observation(good).reasons
+
+
+@pytest.mark.parametrize("name", MEASURED)
+def test_without_isolation_the_attack_passes(evaluator: Evaluator, name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The control: the text's own colour alone lets these pages through."""
+    monkeypatch.setattr(engine_contrast, "ISOLATE_GLYPHS", False)
+    (obs,) = evaluator.evaluate_many([(None, BY_NAME[name].bad)])
+    assert score_observation(obs).passed
+
+
+@pytest.mark.parametrize("name", NOT_REACHED)
+@pytest.mark.xfail(strict=True, reason="not measured yet (docs/contrast.md, Known limits)")
+def test_constructions_not_reached_yet(evaluator: Evaluator, name: str) -> None:
+    (obs,) = evaluator.evaluate_many([(None, BY_NAME[name].bad)])
+    assert not score_observation(obs).passed
