@@ -16,7 +16,6 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from numpy.lib.stride_tricks import sliding_window_view
 
 from lm_eval_a11y.contrast import luminance
 
@@ -40,20 +39,21 @@ Stack = npt.NDArray[np.uint8]  # (4, height, width, 3): page, transparent, black
 Floats = npt.NDArray[np.float64]
 
 
-def _local_median(lum: Floats, radius: int) -> Floats:
-    """The median of ``lum`` over the (2r+1)-square window around each pixel (mirrored at the edges):
-    the background a reader sees around a glyph, which a thin rule or grid line does not make."""
-    padded = np.pad(lum, radius, mode="reflect")
-    windows = sliding_window_view(padded, (2 * radius + 1, 2 * radius + 1))
-    out: Floats = np.median(windows.reshape(*lum.shape, -1), axis=-1)
+def _local_median(lum: Floats, width: int) -> Floats:
+    """The median of ``lum`` over stretches of the line box ``width`` pixels wide (all its rows),
+    given to each of their pixels: the background a reader sees around a glyph, which a thin rule
+    or grid line does not make."""
+    out = np.empty_like(lum)
+    for x in range(0, lum.shape[1], width):
+        out[:, x : x + width] = np.median(lum[:, x : x + width])
     return out
 
 
 def measure_painted(stacks: list[Stack], node: dict[str, Any]) -> dict[str, Any]:
     """The contrast between a node's glyphs as painted and the background around them.
 
-    The background is the transparent-fill capture, its median over a window about a quarter of
-    the font size each way (ruled or gridded paper is the paper, not its lines). The colour of a
+    The background is the transparent-fill capture, its median over stretches of the line about
+    two font sizes wide (ruled or gridded paper is the paper, not its lines). The colour of a
     glyph pixel as painted is unmixed from the page's capture and that background by the pixel's
     coverage (the difference between the black and the white fill, as a share of the node's
     strongest): exact for normal compositing, filters and blends alike, since each of them is
@@ -68,7 +68,7 @@ def measure_painted(stacks: list[Stack], node: dict[str, Any]) -> dict[str, Any]
     if strongest < _INVISIBLE:
         return {"unmeasurable": "no glyph of the text is painted where it lies (covered, or not painted)"}
     threshold = _FULL if sum(int((c >= _FULL * strongest).sum()) for c in coverage) >= _ENOUGH else _CORE
-    radius = max(2, math.ceil(float(node.get("font_size") or 16) * 0.25))
+    stretch = max(8, math.ceil(float(node.get("font_size") or 16) * 2))
     ratios: list[Floats] = []
     backgrounds: list[Stack] = []
     cores = outside = drift = 0
@@ -85,7 +85,7 @@ def measure_painted(stacks: list[Stack], node: dict[str, Any]) -> dict[str, Any]
         cores += count
         a = share[core][:, None]
         painted = np.clip(np.rint(bare[core] + (page[core] - bare[core]) / a), 0, 255).astype(np.uint8)
-        around = _local_median(luminance(stack[1]), radius)[core]
+        around = _local_median(luminance(stack[1]), stretch)[core]
         lum = luminance(painted)
         ratio = (np.maximum(lum, around) + 0.05) / (np.minimum(lum, around) + 0.05)
         ratios.append(ratio)

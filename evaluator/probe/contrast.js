@@ -51,6 +51,97 @@ export function contrastChoose(selectors) {
   return contrastSeen.length;
 }
 
+// The text axe did not list (it passed it, or never looked: generated content, placeholders,
+// SVG text, form values), appended to the list as `pass` nodes so that the pixels measure it too.
+// Every element that draws text of its own, in document order.
+const FORM_TEXT = /^(text|search|email|url|tel|number|password|date|time|datetime-local|month|week)$/;
+
+function drawsText(el) {
+  for (const child of el.childNodes) {
+    if (child.nodeType === 3 && child.data.trim() !== '') {
+      return true;
+    }
+  }
+  const tag = el.localName;
+  if (tag === 'textarea' || tag === 'select' || (tag === 'input' && FORM_TEXT.test(el.type))) {
+    return (el.value || el.placeholder || (tag === 'select' && el.options.length > 0)) ? true : false;
+  }
+  if (tag === 'input' && /^(button|submit|reset)$/.test(el.type)) {
+    return Boolean(el.value);
+  }
+  for (const pseudo of ['::before', '::after']) {
+    const content = getComputedStyle(el, pseudo).content;
+    if (content && content !== 'none' && content !== 'normal' && /[^\s"']/.test(content.replace(/^"|"$/g, ''))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+function pathOf(el) {
+  const parts = [];
+  for (let node = el; node && node.nodeType === 1 && parts.length < 12; node = node.parentElement) {
+    if (node.id && /^[A-Za-z][\w-]*$/.test(node.id)) {
+      parts.unshift(`#${node.id}`);
+      break;
+    }
+    const same = node.parentElement ? [...node.parentElement.children].filter((c) => c.localName === node.localName) : [];
+    parts.unshift(same.length > 1 ? `${node.localName}:nth-of-type(${same.indexOf(node) + 1})` : node.localName);
+  }
+  return parts.join(' > ');
+}
+
+export function contrastSweep(limit, screens, beyond) {
+  const listed = new Set(contrastSeen.map((seen) => seen.el).filter(Boolean));
+  for (const seen of contrastSeen) {
+    if (seen.el === undefined) {
+      try {
+        seen.el = axe.utils.shadowSelect(seen.selector);
+      } catch {
+        seen.el = null;
+      }
+      if (seen.el) {
+        listed.add(seen.el);
+      }
+    }
+  }
+  const found = [];
+  for (const el of document.body ? document.body.querySelectorAll('*') : []) {
+    if (listed.has(el) || /^(script|style|noscript|template|title|option|optgroup)$/.test(el.localName)) {
+      continue;
+    }
+    const style = getComputedStyle(el);
+    if (style.display === 'none' || style.visibility !== 'visible') {
+      continue;
+    }
+    if (drawsText(el)) {
+      found.push(el);
+    }
+  }
+  // All the text of the first `screens` screens of the document (to `limit`), and a sample the
+  // page cannot predict (crypto random) of `beyond` elements further down.
+  const reach = innerHeight * screens;
+  const near = [];
+  const far = [];
+  for (const el of found) {
+    (el.getBoundingClientRect().top + scrollY < reach ? near : far).push(el);
+  }
+  const sample = (list, count) => {
+    if (list.length <= count) {
+      return list;
+    }
+    const keys = new Uint32Array(list.length);
+    crypto.getRandomValues(keys);
+    const order = [...list.keys()].sort((a, b) => keys[a] - keys[b]).slice(0, count).sort((a, b) => a - b);
+    return order.map((i) => list[i]);
+  };
+  const chosen = [...sample(near, limit), ...sample(far, beyond)];
+  for (const el of chosen) {
+    contrastSeen.push({ el, kind: 'pass', target: [pathOf(el)], ratio: null, reason: null });
+  }
+  return { found: found.length, measured: chosen.length };
+}
+
 // Any CSS colour (rgb, hsl, oklch, color(...), named) as 8-bit sRGB with alpha, as the
 // browser itself converts it: painted into a one-pixel canvas of our own.
 let colourCanvas = null;
@@ -228,11 +319,15 @@ function runningTargets() {
 // coordinates (viewport ones for fixed and sticky text, which moves with the viewport).
 export function contrastNodes(limit) {
   const running = runningTargets();
+  const axeNodes = contrastSeen.filter((seen) => seen.kind !== 'pass');
+  // axe's nodes past the limit leave the list (they keep axe's answer); the swept text stays.
+  contrastSeen = [...axeNodes.slice(0, limit), ...contrastSeen.filter((seen) => seen.kind === 'pass')];
   return {
     scroll: [scrollX, scrollY],
     document: [document.documentElement.scrollWidth, document.documentElement.scrollHeight],
-    total: contrastSeen.length,
-    nodes: contrastSeen.slice(0, limit).map((seen, index) => {
+    total: axeNodes.length,
+    violations: axeNodes.filter((seen) => seen.kind === 'violation').length,
+    nodes: contrastSeen.map((seen, index) => {
       const d = contrastDescribe(seen, running);
       const node = {
         index,

@@ -512,7 +512,13 @@ class Tab(_ClockedPage):
         Nothing reaches the page: no viewport change (``captureBeyondViewport`` would resize the
         view, and the page sees a resize event), no script, no style.
         """
-        options = {"format": "png", "clip": {**clip, "scale": 1}, "fromSurface": True, "captureBeyondViewport": False}
+        options = {
+            "format": "png",
+            "clip": {**clip, "scale": 1},
+            "fromSurface": True,
+            "captureBeyondViewport": False,
+            "optimizeForSpeed": True,
+        }
         shot = await self.send("Page.captureScreenshot", options)
         return str(shot["data"])
 
