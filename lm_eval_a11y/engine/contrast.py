@@ -3,11 +3,13 @@
 axe-core decides ``color-contrast`` from CSS, and two of its blind spots decide most verdicts on
 real model output: it fails light text on a dark ``body`` gradient below the first screen
 (it assumes white behind it) and it answers "can't tell" for text over gradients, images,
-overlays and pseudo-elements, which never fails a sample. This module measures only those nodes,
-on a screenshot, and records both answers; :mod:`lm_eval_a11y.scoring` counts the decided one.
+overlays and pseudo-elements, which never fails a sample. This module measures those nodes, and a
+sweep of the text axe passed or never listed, on screenshots with the glyphs isolated
+(engine/paint.py), and records both answers; :mod:`lm_eval_a11y.scoring` counts the decided one.
 
-The page cannot notice the measurement: the probe only reads styles and layout, the screenshot
-is taken through CDP and decoded in our isolated world into an OffscreenCanvas (no DOM, no style
+The page can hardly notice the measurement: the probe only reads styles and layout, the screenshot
+is taken through CDP (the glyph isolation's inspector style sheet is the one exception, see
+docs/contrast.md) and decoded in our isolated world into an OffscreenCanvas (no DOM, no style
 sheet, no request). Text below the first screen is scrolled to, instantly, as a reader scrolls
 to it; the page sees that scroll and nothing else. A page that styles a dark scheme is audited
 again under ``prefers-color-scheme: dark``. Either of these marks the page as acted on, so the
