@@ -6,7 +6,8 @@ differ, a glyph covers the pixel, and by how much: the difference is the glyph's
 filter, blend, overlay or backdrop the text is painted through. At the glyph cores (coverage near
 the strongest in the node) the page's capture is the text as a person sees it and the transparent
 capture is what lies right under it, pixel for pixel: a ruled line beside a glyph is not its
-background. The node's ratio is the worst over its cores. Pure: numpy only.
+background. The node's ratio is its median core pixel's (a glyph edge drawn a little lighter or
+a rule crossing a stem moves single pixels, not the median). Pure: numpy only.
 """
 
 from __future__ import annotations
