@@ -256,8 +256,10 @@ async def audit_contrast(
     """The pixel check of one sample, after its initial axe run (``axe_result``), taking at most
     about ``budget_s`` seconds (screens not reached by then keep axe's answer).
 
-    Returns the audit (None when axe reported no colour-contrast node and the page styles no
-    dark scheme: such a page pays nothing) and the milliseconds it took. ``dark_scheme=False``
+    The first audit (``dark_scheme=True``) also sweeps the text axe passed or did not list, so
+    every page pays for it. Returns the audit (None when nothing was measured: a state whose axe
+    run reported no colour-contrast node, or the glyph isolation switched off and no node and no
+    dark scheme) and the milliseconds it took. ``dark_scheme=False``
     audits the light scheme only (a state a check's action showed, engine/states.py: switching
     the scheme mid-check could change what the check reads next).
     """
