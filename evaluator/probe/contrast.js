@@ -435,7 +435,7 @@ export function stylesDarkScheme() {
 // compiler only (browser.py) and is slow at per-pixel loops.
 //
 // `pngs`: the page's capture, then, when the glyphs could be isolated, the same clip with every
-// text's fill transparent, black and white (engine/paint.py); each box's crops follow one
+// text's fill black and white (engine/paint.py); each box's crops follow one
 // another in that order.
 export async function contrastPixels(pngs, clip, indices) {
   const images = [];

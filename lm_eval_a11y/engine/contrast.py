@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from lm_eval_a11y.contrast import CONTRAST_RULE, decide, has_contrast_nodes, measure_text, needs_audit, required_ratio
-from lm_eval_a11y.engine.paint import isolated_captures
+from lm_eval_a11y.engine.paint import isolated_captures, style_sheet
 from lm_eval_a11y.engine.session import Session
 from lm_eval_a11y.engine.tab import Tab
 from lm_eval_a11y.observation import ContrastAudit, ContrastNode
@@ -143,6 +143,7 @@ async def _measure(
     measured: dict[int, dict[str, Any]] = {}
     scrolled = False
     isolate = ISOLATE_GLYPHS
+    sheet: str | None = None  # the inspector style sheet of the glyph isolation, made once
     start = tuple(listing["scroll"])
     try:
         last_screen = 0.0  # what the last screen took: the next is not begun past the deadline
@@ -169,7 +170,9 @@ async def _measure(
             pngs = [await tab.capture_png(page_clip)]
             if isolate:
                 try:
-                    pngs += await isolated_captures(tab, page_clip)
+                    if sheet is None:
+                        sheet = await style_sheet(tab)
+                    pngs += await isolated_captures(tab, sheet, page_clip)
                 except Exception:
                     if session.crashed.is_set():
                         raise

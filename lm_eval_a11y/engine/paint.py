@@ -1,13 +1,14 @@
 """Glyphs isolated from what is painted around them, through CDP only.
 
-For each capture the pixel check of colour contrast (engine/contrast.py) takes three more of the
-same clip with every text's fill overridden: transparent (the background as painted without the
-text), black and white (where the two differ is where glyphs cover the pixel, and by how much).
+For each capture the pixel check of colour contrast (engine/contrast.py) takes two more of the
+same clip with every text's fill overridden: black and white (where the two differ is where glyphs
+cover the pixel, and by how much; where they do not, the pixel is background as painted).
 The override is an inspector style sheet (CDP ``CSS.createStyleSheet``): it is not in
 ``document.styleSheets``, adds no element and no mutation, and is emptied again right after the
-captures. While it is in force a page reading the computed ``-webkit-text-fill-color`` or ``fill``
-of its text could see it (docs/contrast.md); the measurement compares the captures, so a page
-that repaints anything but its glyphs in reply is caught as changing under the measurement.
+captures; one sheet serves every screen of a measurement. While it is in force a page reading
+the computed ``-webkit-text-fill-color`` or ``fill`` of its text could see it (docs/contrast.md);
+the measurement compares the captures, so a page that repaints anything but its glyphs in reply is
+caught as changing under the measurement.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 
 from lm_eval_a11y.engine.tab import Tab
 
-__all__ = ["FILLS", "isolated_captures"]
+__all__ = ["FILLS", "isolated_captures", "style_sheet"]
 
 # Every text a page can draw: elements, their pseudo-elements (generated content, first line and
 # letter, placeholders, list markers) and SVG text. The selector's ten ids of a name no page uses
@@ -26,8 +27,8 @@ _TEXT = ", ".join(
     f"{_ANY}{pseudo}" for pseudo in ("", "::before", "::after", "::first-line", "::first-letter", "::placeholder")
 )
 _SVG_TEXT = ", ".join(f"{tag}{_ANY}" for tag in ("text", "tspan", "textPath"))
-# The fills, in the order of the captures they give: none (background only), black, white.
-FILLS = ("transparent", "#000", "#fff")
+# The fills, in the order of the captures they give.
+FILLS = ("#000", "#fff")
 
 
 def _sheet(fill: str) -> str:
@@ -37,7 +38,8 @@ def _sheet(fill: str) -> str:
     )
 
 
-async def _style_sheet(tab: Tab) -> str:
+async def style_sheet(tab: Tab) -> str:
+    """An empty inspector style sheet in the tab's main frame, for :func:`isolated_captures`."""
     tree = await tab.send("Page.getFrameTree")
     await tab.send("DOM.enable")
     await tab.send("CSS.enable")
@@ -45,10 +47,9 @@ async def _style_sheet(tab: Tab) -> str:
     return str(made["styleSheetId"])
 
 
-async def isolated_captures(tab: Tab, clip: dict[str, Any]) -> list[str]:
+async def isolated_captures(tab: Tab, sheet: str, clip: dict[str, Any]) -> list[str]:
     """PNGs (base64) of ``clip`` (page coordinates) with every text filled with each of
-    :data:`FILLS` in turn; the page is left as it was."""
-    sheet = await _style_sheet(tab)
+    :data:`FILLS` in turn, through ``sheet`` (:func:`style_sheet`); the page is left as it was."""
     shots: list[str] = []
     try:
         for fill in FILLS:
