@@ -187,12 +187,14 @@ async def _measure(
                     )[..., :3]
                     for b in described.get("boxes", ())
                 ]
-                own = measure_text([s[0] for s in stacks], described)
                 if len(pngs) > 1 and kinds[int(described["index"])] == "pass":
                     # Text axe passed or did not list: only its glyphs as painted can fail it.
                     own = measure_painted(stacks, described)
                 elif len(pngs) > 1:
+                    own = measure_text([s[0] for s in stacks], described)
                     own = _with_isolation(own, measure_painted(stacks, described), described)
+                else:
+                    own = measure_text([s[0] for s in stacks], described)
                 measured[int(described["index"])] = own
             last_screen = time.perf_counter() - began
     finally:
