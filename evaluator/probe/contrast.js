@@ -91,6 +91,89 @@ function pathOf(el) {
   return parts.join(' > ');
 }
 
+// Text whose painting axe reads from CSS as a person sees it: HTML text axe checked (not generated
+// content, a placeholder, SVG text or disabled text, which it skips), drawn in its own colour
+// (no text shadow, stroke or separate fill), under no filter, blend, mask or background image of
+// its own or an ancestor's. Its axe pass is kept; the rest of the swept text is measured as
+// painted. A page with anything that can repaint text axe does not see in its stacks (a
+// backdrop filter or blend anywhere, a pseudo-element that paints a box, ::first-line or
+// ::first-letter rules, a style sheet that cannot be read) has no plain text at all.
+const PAINTS_ALONE = new Map();
+
+function paintsAlone(node, running) {
+  const known = PAINTS_ALONE.get(node);
+  if (known !== undefined) {
+    return known;
+  }
+  const s = getComputedStyle(node);
+  const parent = parentOf(node);
+  const own = s.filter === 'none' && s.mixBlendMode === 'normal' && s.backgroundImage === 'none'
+    && (s.maskImage || s.webkitMaskImage || 'none') === 'none' && !running.has(node);
+  const alone = own && (!parent || parent.nodeType !== 1 || paintsAlone(parent, running));
+  PAINTS_ALONE.set(node, alone);
+  return alone;
+}
+
+function plainText(el, style, running) {
+  if (el.namespaceURI !== 'http://www.w3.org/1999/xhtml' || el.closest('svg, [aria-disabled="true" i]')
+    || el.matches(':disabled') || el.closest('fieldset:disabled')) {
+    return false;
+  }
+  const tag = el.localName;
+  if ((tag === 'input' || tag === 'textarea') && el.placeholder) {
+    return false;
+  }
+  if (style.textShadow !== 'none' || parseFloat(style.webkitTextStrokeWidth) > 0
+    || (style.webkitTextFillColor && style.webkitTextFillColor !== style.color)) {
+    return false;
+  }
+  for (const pseudo of ['::before', '::after']) {
+    const content = getComputedStyle(el, pseudo).content;
+    if (content && content !== 'none' && content !== 'normal') {
+      return false;
+    }
+  }
+  return paintsAlone(el, running);
+}
+
+// Whether anything on the page can change how text looks without axe seeing it in its element
+// stacks: then no text of the page is plain.
+const FIRST = /:first-(line|letter)/i;
+
+function repaintsOthers(els) {
+  for (const sheet of [...document.styleSheets, ...(document.adoptedStyleSheets || [])]) {
+    let rules;
+    try {
+      rules = sheet.cssRules;
+    } catch {
+      return true;
+    }
+    const visit = (list, depth) => [...list].some((rule) => (rule.selectorText && FIRST.test(rule.selectorText))
+      || (rule.cssRules && depth < 8 && visit(rule.cssRules, depth + 1)));
+    if (rules && visit(rules, 0)) {
+      return true;
+    }
+  }
+  for (const el of els) {
+    const s = getComputedStyle(el);
+    if (s.backdropFilter !== 'none' || s.mixBlendMode !== 'normal') {
+      return true;
+    }
+    for (const pseudo of ['::before', '::after']) {
+      const p = getComputedStyle(el, pseudo);
+      if (p.content === 'none' || p.content === 'normal') {
+        continue;
+      }
+      if (rgba(p.backgroundColor)[3] > 0 || p.backgroundImage !== 'none' || p.backdropFilter !== 'none'
+        || p.boxShadow !== 'none' || p.filter !== 'none' || p.mixBlendMode !== 'normal'
+        || (p.maskImage || p.webkitMaskImage || 'none') !== 'none') {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 export function contrastSweep(limit, screens, beyond) {
   const listed = new Set(contrastSeen.map((seen) => seen.el).filter(Boolean));
   for (const seen of contrastSeen) {
@@ -105,8 +188,13 @@ export function contrastSweep(limit, screens, beyond) {
       }
     }
   }
+  PAINTS_ALONE.clear();
+  const running = runningTargets();
+  const all = document.body ? [...document.body.querySelectorAll('*')] : [];
+  const anyPlain = !repaintsOthers(all);
   const found = [];
-  for (const el of document.body ? document.body.querySelectorAll('*') : []) {
+  let plain = 0;
+  for (const el of all) {
     if (listed.has(el) || /^(script|style|noscript|template|title|option|optgroup)$/.test(el.localName)) {
       continue;
     }
@@ -115,9 +203,14 @@ export function contrastSweep(limit, screens, beyond) {
       continue;
     }
     if (drawsText(el)) {
-      found.push(el);
+      if (anyPlain && plainText(el, style, running)) {
+        plain += 1;
+      } else {
+        found.push(el);
+      }
     }
   }
+  PAINTS_ALONE.clear();
   // All the text of the first `screens` screens of the document (to `limit`), and a sample the
   // page cannot predict (crypto random) of `beyond` elements further down.
   const reach = innerHeight * screens;
@@ -139,7 +232,7 @@ export function contrastSweep(limit, screens, beyond) {
   for (const el of chosen) {
     contrastSeen.push({ el, kind: 'pass', target: [pathOf(el)], ratio: null, reason: null });
   }
-  return { found: found.length, measured: chosen.length };
+  return { found: found.length + plain, plain, measured: chosen.length };
 }
 
 // Any CSS colour (rgb, hsl, oklch, color(...), named) as 8-bit sRGB with alpha, as the
@@ -437,13 +530,16 @@ export function stylesDarkScheme() {
 // `pngs`: the page's capture, then, when the glyphs could be isolated, the same clip with every
 // text's fill black and white (engine/paint.py); each box's crops follow one
 // another in that order.
-export async function contrastPixels(pngs, clip, indices) {
+//
+// `isolating`: the captures with the glyphs isolated are still to come (the page's own is decoded
+// first, to find text painted as when it was last measured).
+export async function contrastPixels(pngs, clip, indices, isolating = false) {
   const images = [];
   for (const png of pngs) {
     images.push(await decodePng(png));
   }
   const { width, height } = images[0];
-  const isolated = images.length > 1;
+  const isolated = images.length > 1 || isolating;
   const running = runningTargets();
   // Only the text's line boxes go back (RGBA, row by row): a screen's worth is megabytes, and
   // it travels through the driver to Python.

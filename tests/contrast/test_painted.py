@@ -133,6 +133,29 @@ PAINTED: tuple[Painted, ...] = (
         " linear-gradient(90deg, #000 1px, transparent 1px), linear-gradient(#000 1px, transparent 1px);"
         " background-size: 5px 5px }",
     ),
+    # A box another element's ::after paints over the text: axe's stacks hold elements only.
+    _pair(
+        "pseudo-overlay",
+        f'<div class="w"><span class="v"></span><p id="t">{_TEXT}</p></div>',
+        '.w { position: relative } .v::after { content: ""; position: absolute; inset: 0;'
+        " background: rgba(255,255,255,.85); pointer-events: none }",
+        '.w { position: relative } .v::after { content: ""; position: absolute; inset: 0;'
+        " background: rgba(255,255,255,.2); pointer-events: none }",
+    ),
+    # Text axe leaves out as part of a disabled widget, in a wrapper that disables nothing.
+    _pair(
+        "aria-disabled",
+        f'<div aria-disabled="true"><p id="t">{_TEXT}</p></div>',
+        "#t { color: #dcdcdc }",
+        "#t { color: #333 }",
+    ),
+    # A mask lets a sixth of the black text through.
+    _pair(
+        "mask",
+        f'<p id="t">{_TEXT}</p>',
+        "#t { mask-image: linear-gradient(rgba(0,0,0,.15), rgba(0,0,0,.15)) }",
+        "#t { mask-image: linear-gradient(rgba(0,0,0,.9), rgba(0,0,0,.9)) }",
+    ),
     # 320 readable lines axe cannot decide (over a gradient) before the one that is not.
     _pair(
         "past-node-limit",
@@ -146,7 +169,18 @@ PAINTED: tuple[Painted, ...] = (
 MEASURED = tuple(p.name for p in PAINTED if p.name not in ("animated-ancestor", "past-node-limit"))
 NOT_REACHED = ("animated-ancestor", "past-node-limit")
 # Text axe passes without a word: only the sweep of every text measures it.
-SWEPT = ("filter-invert", "filter-opacity", "filter-contrast", "mix-blend-mode", "first-line", "after", "placeholder")
+SWEPT = (
+    "filter-invert",
+    "filter-opacity",
+    "filter-contrast",
+    "mix-blend-mode",
+    "first-line",
+    "after",
+    "placeholder",
+    "pseudo-overlay",
+    "aria-disabled",
+    "mask",
+)
 BY_NAME = {p.name: p for p in PAINTED}
 
 
