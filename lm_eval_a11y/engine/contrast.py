@@ -26,9 +26,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from lm_eval_a11y.contrast import CONTRAST_RULE, decide, has_contrast_nodes, measure_text, needs_audit, required_ratio
-from lm_eval_a11y.engine.paint import isolated_captures, style_sheet
+from lm_eval_a11y.engine.paint import isolated_captures, release, style_sheet
+from lm_eval_a11y.engine.recall import Recall
 from lm_eval_a11y.engine.session import Session
 from lm_eval_a11y.engine.tab import Tab
 from lm_eval_a11y.observation import ContrastAudit, ContrastNode
@@ -118,6 +120,41 @@ def _with_isolation(own: dict[str, Any], painted: dict[str, Any], node: dict[str
     return own
 
 
+def _unpack(shot: dict[str, Any]) -> dict[int, tuple[dict[str, Any], list[npt.NDArray[np.uint8]]]]:
+    """contrastPixels' answer: each node's description and, per line box, its crops stacked
+    (page, then the isolated captures), RGB."""
+    rgba = np.frombuffer(base64.b64decode(shot["rgba"]), dtype=np.uint8)
+    out: dict[int, tuple[dict[str, Any], list[npt.NDArray[np.uint8]]]] = {}
+    for described in shot["nodes"]:
+        stacks = [
+            rgba[b["offset"] : b["offset"] + b["images"] * b["width"] * b["height"] * 4].reshape(
+                b["images"], b["height"], b["width"], 4
+            )[..., :3]
+            for b in described.get("boxes", ())
+        ]
+        out[int(described["index"])] = (described, stacks)
+    return out
+
+
+def _recalled(
+    recall: Recall,
+    by_index: dict[int, dict[str, Any]],
+    shot: dict[int, tuple[dict[str, Any], list[npt.NDArray[np.uint8]]]],
+) -> dict[int, dict[str, Any]] | None:
+    """The kept measurements of every node of a screen (engine/recall.py), or None when one of
+    them is painted otherwise than when it was measured, or was never measured."""
+    found: dict[int, dict[str, Any]] = {}
+    for index, (described, stacks) in shot.items():
+        if described.get("unmeasurable"):
+            found[index] = {"unmeasurable": described["unmeasurable"]}
+            continue
+        kept = recall.recall(by_index[index], described, [s[0] for s in stacks])
+        if kept is None:
+            return None
+        found[index] = kept
+    return found
+
+
 async def _measure(
     session: Session,
     tab: Tab,
@@ -138,6 +175,8 @@ async def _measure(
     listing: dict[str, Any] = await session.probe("contrastNodes", MAX_NODES)
     nodes = listing["nodes"]
     kinds = {int(n["index"]): str(n["kind"]) for n in nodes}
+    by_index = {int(n["index"]): n for n in nodes}
+    recall = Recall(session, scheme)
     screens, left_over = _plan(listing, viewport)
     late: set[int] = set()
     measured: dict[int, dict[str, Any]] = {}
@@ -167,7 +206,16 @@ async def _measure(
                 "width": clip["width"],
                 "height": clip["height"],
             }
-            pngs = [await tab.capture_png(page_clip)]
+            page_png = await tab.capture_png(page_clip)
+            if isolate and recall:
+                # Text painted exactly as when it was last measured keeps that measurement.
+                shot = await session.probe("contrastPixels", [page_png], clip, list(screen.indices), True)
+                found = _recalled(recall, by_index, _unpack(shot))
+                if found is not None:
+                    measured.update(found)
+                    last_screen = time.perf_counter() - began
+                    continue
+            pngs = [page_png]
             if isolate:
                 try:
                     if sheet is None:
@@ -179,15 +227,8 @@ async def _measure(
                     # No inspector style sheet here: the text's own colour is measured.
                     isolate = False
             shot = await session.probe("contrastPixels", pngs, clip, list(screen.indices))
-            rgba = np.frombuffer(base64.b64decode(shot["rgba"]), dtype=np.uint8)
-            for described in shot["nodes"]:
-                stacks = [
-                    rgba[b["offset"] : b["offset"] + b["images"] * b["width"] * b["height"] * 4].reshape(
-                        b["images"], b["height"], b["width"], 4
-                    )[..., :3]
-                    for b in described.get("boxes", ())
-                ]
-                if len(pngs) > 1 and kinds[int(described["index"])] == "pass":
+            for index, (described, stacks) in _unpack(shot).items():
+                if len(pngs) > 1 and kinds[index] == "pass":
                     # Text axe passed or did not list: only its glyphs as painted can fail it.
                     own = measure_painted(stacks, described)
                 elif len(pngs) > 1:
@@ -195,11 +236,16 @@ async def _measure(
                     own = _with_isolation(own, measure_painted(stacks, described), described)
                 else:
                     own = measure_text([s[0] for s in stacks], described)
-                measured[int(described["index"])] = own
+                measured[index] = own
+                if len(pngs) > 1 and not described.get("unmeasurable"):
+                    recall.keep(by_index[index], described, [s[0] for s in stacks], own)
             last_screen = time.perf_counter() - began
     finally:
         if scrolled:
             await session.probe("contrastScrollTo", start[0], start[1], None)
+        if sheet is not None:
+            with contextlib.suppress(Exception):  # a crashed page is reported by the caller
+                await release(tab)
     out: list[ContrastNode] = []
     for node in nodes:
         index = int(node["index"])

@@ -17,7 +17,7 @@ from typing import Any
 
 from lm_eval_a11y.engine.tab import Tab
 
-__all__ = ["FILLS", "isolated_captures", "style_sheet"]
+__all__ = ["FILLS", "isolated_captures", "release", "style_sheet"]
 
 # Every text a page can draw: elements, their pseudo-elements (generated content, first line and
 # letter, placeholders, list markers) and SVG text. The selector's ten ids of a name no page uses
@@ -58,3 +58,10 @@ async def isolated_captures(tab: Tab, sheet: str, clip: dict[str, Any]) -> list[
     finally:
         await tab.send("CSS.setStyleSheetText", {"styleSheetId": sheet, "text": ""})
     return shots
+
+
+async def release(tab: Tab) -> None:
+    """Switch off the CSS and DOM domains :func:`style_sheet` switched on: left on, they make the
+    browser report every style sheet and node change of the page to us for as long as it lives."""
+    await tab.send("CSS.disable")
+    await tab.send("DOM.disable")
