@@ -307,8 +307,9 @@ async def audit_contrast(
     """The pixel check of one sample, after its initial axe run (``axe_result``), taking at most
     about ``budget_s`` seconds (screens not reached by then keep axe's answer).
 
-    The first audit (``dark_scheme=True``) also sweeps the text axe passed or did not list, so
-    every page pays for it. Returns the audit (None when nothing was measured: a state whose axe
+    The first audit (``dark_scheme=True``) also sweeps the text axe passed or did not list: every
+    page pays for the walk of its elements, and only text that is not plain (its painting is not
+    what axe read from the CSS) for captures. Returns the audit (None when nothing was measured: a state whose axe
     run reported no colour-contrast node, or the glyph isolation switched off and no node and no
     dark scheme) and the milliseconds it took. ``dark_scheme=False``
     audits the light scheme only (a state a check's action showed, engine/states.py: switching
