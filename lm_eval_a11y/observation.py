@@ -14,7 +14,7 @@ from typing import Any, Literal
 CheckStatus = Literal["pass", "fail", "na", "error"]
 CheckType = Literal["R", "BP"]
 EvalStatus = Literal["ok", "timeout", "error"]
-ContrastAxe = Literal["violation", "incomplete"]
+ContrastAxe = Literal["violation", "incomplete", "pass"]
 PixelVerdict = Literal["pass", "fail", "unmeasurable"]
 ContrastDecision = Literal["pass", "fail", "incomplete"]
 
@@ -114,7 +114,8 @@ class CheckResult:
 
 @dataclass(frozen=True)
 class ContrastNode:
-    """One node axe's ``color-contrast`` rule failed or could not decide, measured on the pixels.
+    """One node axe's ``color-contrast`` rule failed or could not decide, or text it passed or
+    did not list (``axe == "pass"``), measured on the pixels.
 
     ``axe`` is axe's own answer and ``axe_ratio`` its ratio (None when it could not compute one);
     ``pixel_ratio`` is the worst contrast between the text and the background under its glyphs

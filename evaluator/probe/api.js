@@ -4,7 +4,7 @@ import {
 } from './audit.js';
 import { conditionBaseline, conditionDiffers } from './conditions.js';
 import {
-  contrastChoose, contrastClip, contrastNodes, contrastPixels, contrastScrollTo, contrastSeen,
+  contrastChoose, contrastClip, contrastNodes, contrastPixels, contrastScrollTo, contrastSeen, contrastSweep,
   stylesDarkScheme,
 } from './contrast.js';
 import {
@@ -199,6 +199,7 @@ globalThis.__a11yProbe = Object.freeze({
   // The pixel check of colour contrast (lm_eval_a11y/contrast.py, docs/contrast.md).
   contrastChoose,
   contrastNodes,
+  contrastSweep,
   contrastClip,
   contrastScrollTo,
   contrastPixels,

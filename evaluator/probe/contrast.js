@@ -51,6 +51,190 @@ export function contrastChoose(selectors) {
   return contrastSeen.length;
 }
 
+// The text axe did not list (it passed it, or never looked: generated content, placeholders,
+// SVG text, form values), appended to the list as `pass` nodes so that the pixels measure it too.
+// Every element that draws text of its own, in document order.
+const FORM_TEXT = /^(text|search|email|url|tel|number|password|date|time|datetime-local|month|week)$/;
+
+function drawsText(el) {
+  for (const child of el.childNodes) {
+    if (child.nodeType === 3 && child.data.trim() !== '') {
+      return true;
+    }
+  }
+  const tag = el.localName;
+  if (tag === 'textarea' || tag === 'select' || (tag === 'input' && FORM_TEXT.test(el.type))) {
+    return (el.value || el.placeholder || (tag === 'select' && el.options.length > 0)) ? true : false;
+  }
+  if (tag === 'input' && /^(button|submit|reset)$/.test(el.type)) {
+    return Boolean(el.value);
+  }
+  for (const pseudo of ['::before', '::after']) {
+    const content = getComputedStyle(el, pseudo).content;
+    if (content && content !== 'none' && content !== 'normal' && /[^\s"']/.test(content.replace(/^"|"$/g, ''))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+function pathOf(el) {
+  const parts = [];
+  for (let node = el; node && node.nodeType === 1 && parts.length < 12; node = node.parentElement) {
+    if (node.id && /^[A-Za-z][\w-]*$/.test(node.id)) {
+      parts.unshift(`#${node.id}`);
+      break;
+    }
+    const same = node.parentElement ? [...node.parentElement.children].filter((c) => c.localName === node.localName) : [];
+    parts.unshift(same.length > 1 ? `${node.localName}:nth-of-type(${same.indexOf(node) + 1})` : node.localName);
+  }
+  return parts.join(' > ');
+}
+
+// Text whose painting axe reads from CSS as a person sees it: HTML text axe checked (not generated
+// content, a placeholder, SVG text or disabled text, which it skips), drawn in its own colour
+// (no text shadow, stroke or separate fill), under no filter, blend, mask or background image of
+// its own or an ancestor's. Its axe pass is kept; the rest of the swept text is measured as
+// painted. A page with anything that can repaint text axe does not see in its stacks (a
+// backdrop filter or blend anywhere, a pseudo-element that paints a box, ::first-line or
+// ::first-letter rules, a style sheet that cannot be read) has no plain text at all.
+const PAINTS_ALONE = new Map();
+
+function paintsAlone(node, running) {
+  const known = PAINTS_ALONE.get(node);
+  if (known !== undefined) {
+    return known;
+  }
+  const s = getComputedStyle(node);
+  const parent = parentOf(node);
+  const own = s.filter === 'none' && s.mixBlendMode === 'normal' && s.backgroundImage === 'none'
+    && (s.maskImage || s.webkitMaskImage || 'none') === 'none' && !running.has(node);
+  const alone = own && (!parent || parent.nodeType !== 1 || paintsAlone(parent, running));
+  PAINTS_ALONE.set(node, alone);
+  return alone;
+}
+
+function plainText(el, style, running) {
+  if (el.namespaceURI !== 'http://www.w3.org/1999/xhtml' || el.closest('svg, [aria-disabled="true" i]')
+    || el.matches(':disabled') || el.closest('fieldset:disabled')) {
+    return false;
+  }
+  const tag = el.localName;
+  if ((tag === 'input' || tag === 'textarea') && el.placeholder) {
+    return false;
+  }
+  if (style.textShadow !== 'none' || parseFloat(style.webkitTextStrokeWidth) > 0
+    || (style.webkitTextFillColor && style.webkitTextFillColor !== style.color)) {
+    return false;
+  }
+  for (const pseudo of ['::before', '::after']) {
+    const content = getComputedStyle(el, pseudo).content;
+    if (content && content !== 'none' && content !== 'normal') {
+      return false;
+    }
+  }
+  return paintsAlone(el, running);
+}
+
+// Whether anything on the page can change how text looks without axe seeing it in its element
+// stacks: then no text of the page is plain.
+const FIRST = /:first-(line|letter)/i;
+
+function repaintsOthers(els) {
+  for (const sheet of [...document.styleSheets, ...(document.adoptedStyleSheets || [])]) {
+    let rules;
+    try {
+      rules = sheet.cssRules;
+    } catch {
+      return true;
+    }
+    const visit = (list, depth) => [...list].some((rule) => (rule.selectorText && FIRST.test(rule.selectorText))
+      || (rule.cssRules && depth < 8 && visit(rule.cssRules, depth + 1)));
+    if (rules && visit(rules, 0)) {
+      return true;
+    }
+  }
+  for (const el of els) {
+    const s = getComputedStyle(el);
+    if (s.backdropFilter !== 'none' || s.mixBlendMode !== 'normal') {
+      return true;
+    }
+    for (const pseudo of ['::before', '::after']) {
+      const p = getComputedStyle(el, pseudo);
+      if (p.content === 'none' || p.content === 'normal') {
+        continue;
+      }
+      if (rgba(p.backgroundColor)[3] > 0 || p.backgroundImage !== 'none' || p.backdropFilter !== 'none'
+        || p.boxShadow !== 'none' || p.filter !== 'none' || p.mixBlendMode !== 'normal'
+        || (p.maskImage || p.webkitMaskImage || 'none') !== 'none') {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+export function contrastSweep(limit, screens, beyond) {
+  const listed = new Set(contrastSeen.map((seen) => seen.el).filter(Boolean));
+  for (const seen of contrastSeen) {
+    if (seen.el === undefined) {
+      try {
+        seen.el = axe.utils.shadowSelect(seen.selector);
+      } catch {
+        seen.el = null;
+      }
+      if (seen.el) {
+        listed.add(seen.el);
+      }
+    }
+  }
+  PAINTS_ALONE.clear();
+  const running = runningTargets();
+  const all = document.body ? [...document.body.querySelectorAll('*')] : [];
+  const anyPlain = !repaintsOthers(all);
+  const found = [];
+  let plain = 0;
+  for (const el of all) {
+    if (listed.has(el) || /^(script|style|noscript|template|title|option|optgroup)$/.test(el.localName)) {
+      continue;
+    }
+    const style = getComputedStyle(el);
+    if (style.display === 'none' || style.visibility !== 'visible') {
+      continue;
+    }
+    if (drawsText(el)) {
+      if (anyPlain && plainText(el, style, running)) {
+        plain += 1;
+      } else {
+        found.push(el);
+      }
+    }
+  }
+  PAINTS_ALONE.clear();
+  // All the text of the first `screens` screens of the document (to `limit`), and a sample the
+  // page cannot predict (crypto random) of `beyond` elements further down.
+  const reach = innerHeight * screens;
+  const near = [];
+  const far = [];
+  for (const el of found) {
+    (el.getBoundingClientRect().top + scrollY < reach ? near : far).push(el);
+  }
+  const sample = (list, count) => {
+    if (list.length <= count) {
+      return list;
+    }
+    const keys = new Uint32Array(list.length);
+    crypto.getRandomValues(keys);
+    const order = [...list.keys()].sort((a, b) => keys[a] - keys[b]).slice(0, count).sort((a, b) => a - b);
+    return order.map((i) => list[i]);
+  };
+  const chosen = [...sample(near, limit), ...sample(far, beyond)];
+  for (const el of chosen) {
+    contrastSeen.push({ el, kind: 'pass', target: [pathOf(el)], ratio: null, reason: null });
+  }
+  return { found: found.length + plain, plain, measured: chosen.length };
+}
+
 // Any CSS colour (rgb, hsl, oklch, color(...), named) as 8-bit sRGB with alpha, as the
 // browser itself converts it: painted into a one-pixel canvas of our own.
 let colourCanvas = null;
@@ -107,11 +291,14 @@ function contrastDescribe(seen, running) {
   }
   let alpha = fill[3];
   let fixed = false;
+  // Blended or filtered text: its colour as painted is not its own, and only captures with its
+  // glyphs isolated can measure it.
+  let blended = false;
   for (let node = el; node; node = parentOf(node)) {
     const s = node === el ? style : getComputedStyle(node);
     alpha *= parseFloat(s.opacity);
     if (s.mixBlendMode !== 'normal' || s.filter !== 'none') {
-      return { ...out, unmeasurable: 'the text is blended or filtered (mix-blend-mode, filter)' };
+      blended = true;
     }
     if (running.has(node)) {
       return { ...out, unmeasurable: 'the text or an element around it is animated' };
@@ -180,14 +367,13 @@ function contrastDescribe(seen, running) {
   if (inDoc.reduce((sum, b) => sum + b.width * b.height, 0) < left * 0.5) {
     return { ...out, unmeasurable: 'the text is off the page' };
   }
-  if (covered(el, inDoc)) {
-    return { ...out, unmeasurable: 'the text is covered by another element' };
-  }
   return {
     ...out,
     colour: fill.slice(0, 3),
     alpha,
     fixed,
+    blended,
+    covered: covered(el, inDoc),
     boxes: inDoc,
   };
 }
@@ -226,11 +412,15 @@ function runningTargets() {
 // coordinates (viewport ones for fixed and sticky text, which moves with the viewport).
 export function contrastNodes(limit) {
   const running = runningTargets();
+  const axeNodes = contrastSeen.filter((seen) => seen.kind !== 'pass');
+  // axe's nodes past the limit leave the list (they keep axe's answer); the swept text stays.
+  contrastSeen = [...axeNodes.slice(0, limit), ...contrastSeen.filter((seen) => seen.kind === 'pass')];
   return {
     scroll: [scrollX, scrollY],
     document: [document.documentElement.scrollWidth, document.documentElement.scrollHeight],
-    total: contrastSeen.length,
-    nodes: contrastSeen.slice(0, limit).map((seen, index) => {
+    total: axeNodes.length,
+    violations: axeNodes.filter((seen) => seen.kind === 'violation').length,
+    nodes: contrastSeen.map((seen, index) => {
       const d = contrastDescribe(seen, running);
       const node = {
         index,
@@ -336,8 +526,20 @@ export function stylesDarkScheme() {
 // by the browser's own image decoder into an OffscreenCanvas, outside the document; the
 // arithmetic is done in Python (numpy), since this world's JavaScript runs on V8's baseline
 // compiler only (browser.py) and is slow at per-pixel loops.
-export async function contrastPixels(png, clip, indices) {
-  const { width, height, data: pixels } = await decodePng(png);
+//
+// `pngs`: the page's capture, then, when the glyphs could be isolated, the same clip with every
+// text's fill black and white (engine/paint.py); each box's crops follow one
+// another in that order.
+//
+// `isolating`: the captures with the glyphs isolated are still to come (the page's own is decoded
+// first, to find text painted as when it was last measured).
+export async function contrastPixels(pngs, clip, indices, isolating = false) {
+  const images = [];
+  for (const png of pngs) {
+    images.push(await decodePng(png));
+  }
+  const { width, height } = images[0];
+  const isolated = images.length > 1 || isolating;
   const running = runningTargets();
   // Only the text's line boxes go back (RGBA, row by row): a screen's worth is megabytes, and
   // it travels through the driver to Python.
@@ -346,8 +548,14 @@ export async function contrastPixels(png, clip, indices) {
   let size = 0;
   for (const index of indices) {
     const d = contrastDescribe(contrastSeen[index], running);
-    if (d.unmeasurable) {
-      nodes.push({ index, unmeasurable: d.unmeasurable });
+    let why = d.unmeasurable;
+    if (!why && !isolated && d.blended) {
+      why = 'the text is blended or filtered (mix-blend-mode, filter)';
+    } else if (!why && !isolated && d.covered) {
+      why = 'the text is covered by another element';
+    }
+    if (why) {
+      nodes.push({ index, unmeasurable: why });
       continue;
     }
     const boxes = [];
@@ -359,15 +567,20 @@ export async function contrastPixels(png, clip, indices) {
       if (x1 - x0 < 2 || y1 - y0 < 2) {
         continue;
       }
-      const crop = new Uint8Array((x1 - x0) * (y1 - y0) * 4);
-      for (let y = y0; y < y1; y += 1) {
-        crop.set(pixels.subarray((y * width + x0) * 4, (y * width + x1) * 4), (y - y0) * (x1 - x0) * 4);
+      boxes.push({ offset: size, width: x1 - x0, height: y1 - y0, images: images.length });
+      for (const { data: pixels } of images) {
+        const crop = new Uint8Array((x1 - x0) * (y1 - y0) * 4);
+        for (let y = y0; y < y1; y += 1) {
+          crop.set(pixels.subarray((y * width + x0) * 4, (y * width + x1) * 4), (y - y0) * (x1 - x0) * 4);
+        }
+        crops.push(crop);
+        size += crop.length;
       }
-      boxes.push({ offset: size, width: x1 - x0, height: y1 - y0 });
-      crops.push(crop);
-      size += crop.length;
     }
-    nodes.push({ index, colour: d.colour, alpha: d.alpha, font_size: d.font_size, large: d.large, boxes });
+    nodes.push({
+      index, colour: d.colour, alpha: d.alpha, font_size: d.font_size, large: d.large, blended: d.blended,
+      covered: d.covered, boxes,
+    });
   }
   const all = new Uint8Array(size);
   let at = 0;

@@ -3,11 +3,13 @@
 axe-core decides ``color-contrast`` from CSS, and two of its blind spots decide most verdicts on
 real model output: it fails light text on a dark ``body`` gradient below the first screen
 (it assumes white behind it) and it answers "can't tell" for text over gradients, images,
-overlays and pseudo-elements, which never fails a sample. This module measures only those nodes,
-on a screenshot, and records both answers; :mod:`lm_eval_a11y.scoring` counts the decided one.
+overlays and pseudo-elements, which never fails a sample. This module measures those nodes, and a
+sweep of the text axe passed or never listed, on screenshots with the glyphs isolated
+(engine/paint.py), and records both answers; :mod:`lm_eval_a11y.scoring` counts the decided one.
 
-The page cannot notice the measurement: the probe only reads styles and layout, the screenshot
-is taken through CDP and decoded in our isolated world into an OffscreenCanvas (no DOM, no style
+The page can hardly notice the measurement: the probe only reads styles and layout, the screenshot
+is taken through CDP (the glyph isolation's inspector style sheet is the one exception, see
+docs/contrast.md) and decoded in our isolated world into an OffscreenCanvas (no DOM, no style
 sheet, no request). Text below the first screen is scrolled to, instantly, as a reader scrolls
 to it; the page sees that scroll and nothing else. A page that styles a dark scheme is audited
 again under ``prefers-color-scheme: dark``. Either of these marks the page as acted on, so the
@@ -24,11 +26,15 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from lm_eval_a11y.contrast import CONTRAST_RULE, decide, has_contrast_nodes, measure_text, needs_audit, required_ratio
+from lm_eval_a11y.engine.paint import isolated_captures, release, style_sheet
+from lm_eval_a11y.engine.recall import Recall
 from lm_eval_a11y.engine.session import Session
 from lm_eval_a11y.engine.tab import Tab
 from lm_eval_a11y.observation import ContrastAudit, ContrastNode
+from lm_eval_a11y.painted import measure_painted
 
 __all__ = ["MAX_NODES", "MAX_SCREENS", "audit_contrast", "measure_last_run", "measure_selectors"]
 
@@ -36,6 +42,13 @@ __all__ = ["MAX_NODES", "MAX_SCREENS", "audit_contrast", "measure_last_run", "me
 MAX_NODES = 300
 # Screens scrolled to per scheme: each costs a scroll, a frame, a capture and a measurement.
 MAX_SCREENS = 12
+# Text axe passed or did not list, measured per scheme: all of it (to SWEEP_NODES elements) in the
+# first SWEEP_SCREENS screens of the document, and a random sample of SWEEP_BEYOND elements below.
+SWEEP_NODES = 400
+SWEEP_SCREENS = 2
+SWEEP_BEYOND = 3
+# Measure text with its glyphs isolated (engine/paint.py); off, the text's own colour is measured.
+ISOLATE_GLYPHS = True
 # Room kept above text scrolled to, so that a sticky header of a usual size does not cover it.
 _SCROLL_MARGIN = 96
 # The dark scheme's axe run: the contrast rule only (the other rules do not depend on colours).
@@ -91,8 +104,65 @@ def _plan(listing: dict[str, Any], viewport: tuple[int, int]) -> tuple[list[_Scr
     return screens, left_over
 
 
+def _with_isolation(own: dict[str, Any], painted: dict[str, Any], node: dict[str, Any]) -> dict[str, Any]:
+    """One node's measurement from both methods. The text's own colour against the window
+    around each glyph (contrast.measure_text) is the more exact where it can measure; the glyphs
+    isolated (painted.measure_painted) measure what it cannot (blended, filtered or covered text,
+    a colour that appears nowhere in the pixels), and overrule a pass of its own when they find
+    the painted text failing (a dark rule beside pale glyphs is not their background)."""
+    if painted.get("ratio") is None:
+        return own if own.get("ratio") is not None or not node.get("blended") else painted
+    if own.get("ratio") is None or node.get("blended") or node.get("covered"):
+        return painted
+    required = required_ratio(bool(node.get("large")))
+    if float(own["ratio"]) >= required > float(painted["ratio"]):
+        return painted
+    return own
+
+
+def _unpack(shot: dict[str, Any]) -> dict[int, tuple[dict[str, Any], list[npt.NDArray[np.uint8]]]]:
+    """contrastPixels' answer: each node's description and, per line box, its crops stacked
+    (page, then the isolated captures), RGB."""
+    rgba = np.frombuffer(base64.b64decode(shot["rgba"]), dtype=np.uint8)
+    out: dict[int, tuple[dict[str, Any], list[npt.NDArray[np.uint8]]]] = {}
+    for described in shot["nodes"]:
+        stacks = [
+            rgba[b["offset"] : b["offset"] + b["images"] * b["width"] * b["height"] * 4].reshape(
+                b["images"], b["height"], b["width"], 4
+            )[..., :3]
+            for b in described.get("boxes", ())
+        ]
+        out[int(described["index"])] = (described, stacks)
+    return out
+
+
+def _recalled(
+    recall: Recall,
+    by_index: dict[int, dict[str, Any]],
+    shot: dict[int, tuple[dict[str, Any], list[npt.NDArray[np.uint8]]]],
+) -> dict[int, dict[str, Any]] | None:
+    """The kept measurements of every node of a screen (engine/recall.py), or None when one of
+    them is painted otherwise than when it was measured, or was never measured."""
+    found: dict[int, dict[str, Any]] = {}
+    for index, (described, stacks) in shot.items():
+        if described.get("unmeasurable"):
+            found[index] = {"unmeasurable": described["unmeasurable"]}
+            continue
+        kept = recall.recall(by_index[index], described, [s[0] for s in stacks])
+        if kept is None:
+            return None
+        found[index] = kept
+    return found
+
+
 async def _measure(
-    session: Session, tab: Tab, scheme: str, viewport: tuple[int, int], deadline: float = math.inf
+    session: Session,
+    tab: Tab,
+    scheme: str,
+    viewport: tuple[int, int],
+    deadline: float = math.inf,
+    *,
+    sweep: bool = False,
 ) -> tuple[list[ContrastNode], int, int, int, bool]:
     """Measure the colour-contrast nodes of the last axe run. Returns the nodes, axe's number of
     violations in this run, the violations and incompletes past :data:`MAX_NODES`, and whether
@@ -100,16 +170,25 @@ async def _measure(
     # Text that is fading or sliding in is measured as a person reads it, once its animation has
     # ended: axe may have run mid-way (a message a timer shows while a state is being audited).
     await session.probe("settle", 0)
+    if sweep:
+        await session.probe("contrastSweep", SWEEP_NODES, SWEEP_SCREENS, SWEEP_BEYOND)
     listing: dict[str, Any] = await session.probe("contrastNodes", MAX_NODES)
     nodes = listing["nodes"]
+    kinds = {int(n["index"]): str(n["kind"]) for n in nodes}
+    by_index = {int(n["index"]): n for n in nodes}
+    recall = Recall(session, scheme)
     screens, left_over = _plan(listing, viewport)
     late: set[int] = set()
     measured: dict[int, dict[str, Any]] = {}
     scrolled = False
+    isolate = ISOLATE_GLYPHS
+    sheet: str | None = None  # the inspector style sheet of the glyph isolation, made once
     start = tuple(listing["scroll"])
     try:
+        last_screen = 0.0  # what the last screen took: the next is not begun past the deadline
         for number, screen in enumerate(screens):
-            if time.perf_counter() > deadline:
+            began = time.perf_counter()
+            if time.perf_counter() + last_screen > deadline:
                 # Out of its share of the sample's time: the rest keeps axe's answer, and the
                 # sample keeps the time to finish (a timeout would lose all of it).
                 late.update(i for later in screens[number:] for i in later.indices)
@@ -121,27 +200,52 @@ async def _measure(
                 scrolled = True
             if not clip:
                 continue
-            png = await tab.capture_png(
-                {
-                    "x": clip["x"] + clip["sx"],
-                    "y": clip["y"] + clip["sy"],
-                    "width": clip["width"],
-                    "height": clip["height"],
-                }
-            )
-            shot = await session.probe("contrastPixels", png, clip, list(screen.indices))
-            rgba = np.frombuffer(base64.b64decode(shot["rgba"]), dtype=np.uint8)
-            for described in shot["nodes"]:
-                crops = [
-                    rgba[b["offset"] : b["offset"] + b["width"] * b["height"] * 4].reshape(b["height"], b["width"], 4)[
-                        :, :, :3
-                    ]
-                    for b in described.get("boxes", ())
-                ]
-                measured[int(described["index"])] = measure_text(crops, described)
+            page_clip = {
+                "x": clip["x"] + clip["sx"],
+                "y": clip["y"] + clip["sy"],
+                "width": clip["width"],
+                "height": clip["height"],
+            }
+            page_png = await tab.capture_png(page_clip)
+            if isolate and recall:
+                # Text painted exactly as when it was last measured keeps that measurement.
+                shot = await session.probe("contrastPixels", [page_png], clip, list(screen.indices), True)
+                found = _recalled(recall, by_index, _unpack(shot))
+                if found is not None:
+                    measured.update(found)
+                    last_screen = time.perf_counter() - began
+                    continue
+            pngs = [page_png]
+            if isolate:
+                try:
+                    if sheet is None:
+                        sheet = await style_sheet(tab)
+                    pngs += await isolated_captures(tab, sheet, page_clip)
+                except Exception:
+                    if session.crashed.is_set():
+                        raise
+                    # No inspector style sheet here: the text's own colour is measured.
+                    isolate = False
+            shot = await session.probe("contrastPixels", pngs, clip, list(screen.indices))
+            for index, (described, stacks) in _unpack(shot).items():
+                if len(pngs) > 1 and kinds[index] == "pass":
+                    # Text axe passed or did not list: only its glyphs as painted can fail it.
+                    own = measure_painted(stacks, described)
+                elif len(pngs) > 1:
+                    own = measure_text([s[0] for s in stacks], described)
+                    own = _with_isolation(own, measure_painted(stacks, described), described)
+                else:
+                    own = measure_text([s[0] for s in stacks], described)
+                measured[index] = own
+                if len(pngs) > 1 and not described.get("unmeasurable"):
+                    recall.keep(by_index[index], described, [s[0] for s in stacks], own)
+            last_screen = time.perf_counter() - began
     finally:
         if scrolled:
             await session.probe("contrastScrollTo", start[0], start[1], None)
+        if sheet is not None:
+            with contextlib.suppress(Exception):  # a crashed page is reported by the caller
+                await release(tab)
     out: list[ContrastNode] = []
     for node in nodes:
         index = int(node["index"])
@@ -163,6 +267,8 @@ async def _measure(
         else:
             pixel, ratio = "unmeasurable", None
         decided, decided_by = decide(node["kind"], pixel)
+        if node["kind"] == "pass" and decided == "pass":
+            continue  # swept text that holds: not worth a record
         out.append(
             ContrastNode(
                 scheme=scheme,
@@ -179,12 +285,12 @@ async def _measure(
             )
         )
     total = int(listing["total"])
-    kinds_measured = [n["kind"] for n in nodes]
+    kinds_measured = [n["kind"] for n in nodes if n["kind"] != "pass"]
     violations_measured = kinds_measured.count("violation")
     # axe lists violations before incompletes, so the nodes past the limit are incompletes
     # unless the violations alone exceed it.
-    extra = max(total - len(nodes), 0)
-    violations_total = await session.probe("contrastViolationCount") if extra else violations_measured
+    extra = max(total - len(kinds_measured), 0)
+    violations_total = int(listing.get("violations", violations_measured))
     extra_violations = max(int(violations_total) - violations_measured, 0)
     return out, int(violations_total), extra_violations, extra - extra_violations, scrolled
 
@@ -201,13 +307,18 @@ async def audit_contrast(
     """The pixel check of one sample, after its initial axe run (``axe_result``), taking at most
     about ``budget_s`` seconds (screens not reached by then keep axe's answer).
 
-    Returns the audit (None when axe reported no colour-contrast node and the page styles no
-    dark scheme: such a page pays nothing) and the milliseconds it took. ``dark_scheme=False``
+    The first audit (``dark_scheme=True``) also sweeps the text axe passed or did not list: every
+    page pays for the walk of its elements, and only text that is not plain (its painting is not
+    what axe read from the CSS) for captures. Returns the audit (None when nothing was measured: a state whose axe
+    run reported no colour-contrast node, or the glyph isolation switched off and no node and no
+    dark scheme) and the milliseconds it took. ``dark_scheme=False``
     audits the light scheme only (a state a check's action showed, engine/states.py: switching
     the scheme mid-check could change what the check reads next).
     """
     dark = dark_scheme and bool(axe_result.get("styles_dark_scheme"))
-    if not (needs_audit(axe_result) if dark_scheme else has_contrast_nodes(axe_result)):
+    # Every text is swept once per sample, in its first audit (not again in each state a check shows).
+    sweep = dark_scheme and ISOLATE_GLYPHS and SWEEP_NODES > 0
+    if not sweep and not (needs_audit(axe_result) if dark_scheme else has_contrast_nodes(axe_result)):
         return None, 0.0
     started = time.perf_counter()
     deadline = started + budget_s
@@ -217,8 +328,10 @@ async def audit_contrast(
     acted = False
     error: str | None = None
     try:
-        if has_contrast_nodes(axe_result):
-            found, violations, more_v, more_i, scrolled = await _measure(session, tab, "light", viewport, deadline)
+        if sweep or has_contrast_nodes(axe_result):
+            found, violations, more_v, more_i, scrolled = await _measure(
+                session, tab, "light", viewport, deadline, sweep=sweep
+            )
             nodes += found
             counts.append(("light", violations))
             extra_v, extra_i, acted = extra_v + more_v, extra_i + more_i, acted or scrolled
@@ -228,8 +341,10 @@ async def audit_contrast(
                 await tab.page.emulate_media(color_scheme="dark")
                 await session.probe("settle", 0)
                 dark_result = await session.probe("runAxe", _DARK_AXE_OPTIONS)
-                if has_contrast_nodes(dark_result):
-                    found, violations, more_v, more_i, _ = await _measure(session, tab, "dark", viewport, deadline)
+                if sweep or has_contrast_nodes(dark_result):
+                    found, violations, more_v, more_i, _ = await _measure(
+                        session, tab, "dark", viewport, deadline, sweep=sweep
+                    )
                     nodes += found
                     counts.append(("dark", violations))
                     extra_v, extra_i = extra_v + more_v, extra_i + more_i

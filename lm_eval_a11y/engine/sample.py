@@ -141,8 +141,8 @@ class SampleAudit(LateAudit):
         run.first_audit_end = time.perf_counter()
         if self._stops_early(run, *steps_left(case, (), contrast=True, late_audit=True), contrast_decided=False):
             return
-        # The pixel check of colour contrast (contrast.py): only pages axe failed or could not
-        # decide on, or that style a dark scheme, pay for it.
+        # The pixel check of colour contrast (contrast.py): axe's failures and "can't tell" nodes,
+        # and a sweep of the text it passed or did not list.
         run.contrast, run.contrast_ms = await self._crash_aware(
             session, audit_contrast(session, tab, initial, self.settings.viewport, self.settings.timeout_s / 4)
         )

@@ -37,6 +37,10 @@ _MIXED_CONTENT = re.compile(r"requested an insecure [^']*'([^']+)'\. This reques
 # What a spare page loads to warm its renderer (Tab._open_spare): no script, nothing to fetch.
 _WARM_UP_HTML = "<!doctype html><html lang=en><title>.</title><p>.</p></html>"
 
+# Page.captureScreenshot's options but the clip (Tab.capture_png): PNG is lossless whatever its
+# compression, and the pixel check of contrast takes several captures a screen.
+_CAPTURE = {"format": "png", "fromSurface": True, "captureBeyondViewport": False, "optimizeForSpeed": True}
+
 # A renderer heap above this is collected after an axe run and after a page load.
 _TRIM_HEAP_BYTES = 48 * 2**20
 _MAX_EVENTS = 50
@@ -512,8 +516,7 @@ class Tab(_ClockedPage):
         Nothing reaches the page: no viewport change (``captureBeyondViewport`` would resize the
         view, and the page sees a resize event), no script, no style.
         """
-        options = {"format": "png", "clip": {**clip, "scale": 1}, "fromSurface": True, "captureBeyondViewport": False}
-        shot = await self.send("Page.captureScreenshot", options)
+        shot = await self.send("Page.captureScreenshot", {**_CAPTURE, "clip": {**clip, "scale": 1}})
         return str(shot["data"])
 
     async def terminate_scripts(self) -> None:
