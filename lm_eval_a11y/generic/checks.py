@@ -141,10 +141,11 @@ async def mouse_targets_keyboard_operable(s: Session) -> Outcome:
     )
     # Hovering and the keyboard walk change the page: judged once the facts above are read.
     hover_named, hover_note = await _hover_only(s, hovering)
+    # Popups hidden at load, opened from the keyboard (on the page as loaded when hovering left it so).
+    popup_failed, popup_note = await _popups(s, triggers)
     # The same effect by keyboard, judged by doing (same_effect.py): one target of each kind.
     described, effect_note = await _same_effect(s, kinds, _activated(problems, mouse_types))
     native_failed, native_note = await _native_keys(s, natives)
-    popup_failed, popup_note = await _popups(s, triggers)
     effect_note += native_note + popup_note
     failures = [problem for _fact, problem in described] + native_failed + popup_failed + hover_named
     if truncated:
