@@ -12,9 +12,10 @@ trigger takes focus and a key opens it. So, when mouse targets are hidden at loa
    ``<details>``) holds a hidden target, then those whose popup the markup does not name; at
    most :data:`MAX_POPUPS`;
 2. for each, on a fresh load, notes which mouse targets are rendered, gives the trigger focus and
-   presses :data:`OPENING_KEYS` in turn (each from a fresh load) until one renders mouse targets
-   that were not: the popup is open, and :func:`open_popups` hands the page over in that state
-   with the targets it revealed and the step that opened it;
+   presses :data:`OPENING_KEYS` in turn (:data:`COMBOBOX_KEYS` on a combobox), each from a fresh
+   load, until one renders mouse targets that were not: the popup is open, and
+   :func:`open_popups` hands the page over in that state with the targets it revealed and the
+   step that opened it;
 3. the check judges those targets by the same rules as the targets rendered at load, and the
    same effect by keyboard (same_effect.py) takes the opening step on every fresh load first.
 
@@ -38,8 +39,10 @@ if TYPE_CHECKING:
 MAX_POPUPS = 3
 # What a person presses on a focused trigger to open its popup, in this order: Enter and Space
 # work a button, a summary and a popover invoker; ArrowDown a menu button or a combobox;
-# Alt+ArrowDown a combobox.
+# Alt+ArrowDown a combobox. A combobox gets its own keys first (Enter and Space in a text field
+# open nothing, and Space types).
 OPENING_KEYS = ("Enter", "Space", "ArrowDown", "Alt+ArrowDown")
+COMBOBOX_KEYS = ("ArrowDown", "Alt+ArrowDown", "Enter", "Space")
 
 
 @dataclass(frozen=True)
@@ -48,6 +51,7 @@ class Trigger:
 
     place: int
     described: str
+    role: str | None
 
 
 @dataclass(frozen=True)
@@ -73,7 +77,8 @@ async def popup_triggers(s: Session, hidden: list[int]) -> list[Trigger]:
         ref = int(item["ref"])
         place = await s.probe("effectPlace", ref)
         if place is not None:
-            found.append(Trigger(int(place), (await s.element(ref)).describe()))
+            element = await s.element(ref)
+            found.append(Trigger(int(place), element.describe(), element.role))
     return found
 
 
@@ -88,7 +93,7 @@ async def open_popups(
     the page in the opened state; ``mouse_targets`` lists the page's mouse targets as it is. The
     caller may act on the page between two popups: each starts from a fresh load."""
     for trigger in triggers:
-        for key in OPENING_KEYS:
+        for key in COMBOBOX_KEYS if trigger.role == "combobox" else OPENING_KEYS:
             if s.dirty:
                 await s.reset()
             ref = await s.probe("elementAtPlace", trigger.place)
