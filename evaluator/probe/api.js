@@ -24,7 +24,9 @@ import { animationTimeLeft, settleThen } from './settle.js';
 import { shownFingerprint } from './states.js';
 import { renderedTextChars } from './text.js';
 import { sync, touched, treeBuilds, withAxe } from './tree.js';
-import { hoverTargets, modalDialog, openers, scrollRoom, walkFingerprint } from './walk.js';
+import {
+  hoverTargets, modalDialog, openers, popupTriggers, renderedRefs, scrollRoom, walkFingerprint,
+} from './walk.js';
 import { watch, watched } from './watch.js';
 
 // The probe's one entry point: the frozen object `globalThis.__a11yProbe` whose functions the
@@ -224,5 +226,8 @@ globalThis.__a11yProbe = Object.freeze({
   keyboardPaths,
   companions,
   openers,
+  // Popups the generic checks open from the keyboard (lm_eval_a11y/generic/popups.py).
+  popupTriggers,
+  renderedRefs,
   scrollRoom,
 });

@@ -37,7 +37,7 @@ function safeRole(el) {
   }
 }
 
-function inTabOrder(el) {
+export function inTabOrder(el) {
   try {
     return withAxe(() => Boolean(virtual(el)) && axe.commons.dom.isInTabOrder(el));
   } catch {

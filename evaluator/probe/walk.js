@@ -1,5 +1,6 @@
 import { styleFingerprint } from './audit.js';
 import { isVisible, nameOf, rendered, roleOf } from './elements.js';
+import { inTabOrder } from './keyboard-reach.js';
 import { element, refOf } from './refs.js';
 
 // A visitor's walk (lm_eval_a11y/engine/walk.py): what a visitor meets on arrival and would act
@@ -251,6 +252,66 @@ export function openers(limit, done) {
     out.push(about(el, kind));
   }
   return out;
+}
+
+// What a popup trigger opens, when its markup says: the elements it controls (aria-controls), its
+// popover (popovertarget), the <details> of a summary.
+function popupsOf(el) {
+  const ids = (el.getAttribute('aria-controls') || '').split(/\s+/).filter(Boolean);
+  if (el.hasAttribute('popovertarget')) {
+    ids.push(el.getAttribute('popovertarget'));
+  }
+  const popups = ids.map((id) => document.getElementById(id)).filter(Boolean);
+  if (el.localName === 'summary') {
+    popups.push(el.parentElement);
+  }
+  return popups;
+}
+
+const POPUP_TRIGGERS = `${OPENERS}, [aria-haspopup]:not([aria-haspopup="false" i]), [aria-controls]`;
+
+// Controls a person opens a popup with from the keyboard (the generic checks open them,
+// lm_eval_a11y/generic/popups.py): Tab stops among the openers above and controls with
+// aria-haspopup or aria-controls. Those whose popup holds one of `hidden` (references of elements
+// not rendered) come first, then those whose popup the markup does not say (aria-expanded="false"
+// or aria-haspopup alone); a trigger whose popup holds none of them is left out. In document order
+// within each group, at most `limit`.
+export function popupTriggers(hidden, limit) {
+  const held = hidden.flatMap((ref) => {
+    try {
+      return [element(ref)];
+    } catch {
+      return [];  // gone since
+    }
+  });
+  const holding = [];
+  const unsaid = [];
+  for (const el of document.querySelectorAll(POPUP_TRIGGERS)) {
+    if (!actionable(el) || !inTabOrder(el)) {
+      continue;
+    }
+    if (el.localName === 'summary' && el.parentElement.querySelector(':scope > summary') !== el) {
+      continue;
+    }
+    const popups = popupsOf(el);
+    if (popups.some((popup) => held.some((item) => popup.contains(item)))) {
+      holding.push(about(el, 'popup'));
+    } else if (!popups.length && (el.getAttribute('aria-expanded') === 'false' || el.hasAttribute('aria-haspopup'))) {
+      unsaid.push(about(el, 'popup'));
+    }
+  }
+  return holding.concat(unsaid).slice(0, limit);
+}
+
+// Of `refs`, the references of the elements that are rendered (a box, not display: none).
+export function renderedRefs(refs) {
+  return refs.filter((ref) => {
+    try {
+      return rendered(element(ref));
+    } catch {
+      return false;
+    }
+  });
 }
 
 // Where the page is scrolled: whether a wheel can take it further down.

@@ -18,7 +18,8 @@ from lm_eval_a11y.generic.mouse_only import (
     hover_only_content,
 )
 from lm_eval_a11y.generic.native_keys import NativeKind, assumed, keys_do_the_click, listened_widget, native_kinds
-from lm_eval_a11y.generic.same_effect import MAX_KINDS, Plan, Trial, plan, same_effect_by_keyboard
+from lm_eval_a11y.generic.popups import Trigger, open_popups, popup_triggers
+from lm_eval_a11y.generic.same_effect import MAX_KINDS, Plan, Step, Trial, plan, same_effect_by_keyboard
 
 if TYPE_CHECKING:
     from lm_eval_a11y.engine.elements import KeyboardFacts
@@ -131,6 +132,9 @@ async def mouse_targets_keyboard_operable(s: Session) -> Outcome:
         label_note = f"; a click on {len(labels)} label(s) only focuses the control they name ({labels[0][1]})"
     # Described and planned now: the tries below load the page afresh, and its references go with it.
     kinds = await _kinds(s, problems, targets)
+    # Targets hidden at load may be in popups: their triggers, opened from the keyboard below (popups.py).
+    hidden = [fact.ref for fact in facts if not fact.rendered]
+    triggers = await popup_triggers(s, hidden) if hidden else []
     # Native buttons and links in the Tab order: Enter and Space tried on them (native_keys.py).
     natives = await native_kinds(
         s, [f.ref for f in facts if assumed(f) and _keyboard_problem(f, mouse_types.get(f.ref)) is None], targets
@@ -144,19 +148,13 @@ async def mouse_targets_keyboard_operable(s: Session) -> Outcome:
     )
     # Hovering and the keyboard walk change the page: judged once the facts above are read.
     hover_named, hover_note = await _hover_only(s, hovering)
+    # Popups hidden at load, opened from the keyboard (on the page as loaded when hovering left it so).
+    popup_failed, popup_note = await _popups(s, triggers)
     # The same effect by keyboard, judged by doing (same_effect.py): one target of each kind.
-    # Native controls whose click Enter and Space fire, and which hear it (not mousedown alone).
-    activated = {
-        fact.ref
-        for fact, _problem in problems
-        if fact.control == "native"
-        and fact.click_activated
-        and (fact.click_heard or "click" in mouse_types.get(fact.ref, set()))
-    }
-    described, effect_note = await _same_effect(s, kinds, activated)
+    described, effect_note = await _same_effect(s, kinds, _activated(problems, mouse_types))
     native_failed, native_note = await _native_keys(s, natives)
-    effect_note += native_note
-    failures = [problem for _fact, problem in described] + native_failed + hover_named
+    effect_note += native_note + popup_note
+    failures = [problem for _fact, problem in described] + native_failed + popup_failed + hover_named
     if truncated:
         problems_note = f"; the page listens on more than {MAX_LISTENED} elements, and the rest were not judged"
     else:
@@ -200,11 +198,26 @@ async def _kinds(s: Session, problems: Described, targets: list[int]) -> list[Ki
     return planned
 
 
-async def _same_effect(s: Session, kinds: list[Kind], activated: set[int]) -> tuple[Described, str]:
+def _activated(problems: Described, mouse_types: dict[int | None, set[str]]) -> set[int]:
+    """Native controls among ``problems`` whose click Enter and Space fire, and which hear it (not
+    mousedown alone)."""
+    return {
+        fact.ref
+        for fact, _problem in problems
+        if fact.control == "native"
+        and fact.click_activated
+        and (fact.click_heard or "click" in mouse_types.get(fact.ref, set()))
+    }
+
+
+async def _same_effect(
+    s: Session, kinds: list[Kind], activated: set[int], opening: Step | None = None
+) -> tuple[Described, str]:
     """The problems left once a keyboard path that does what the click does is looked for, and a
     note for a passing message. The first target of each kind (at most :data:`MAX_KINDS` kinds) is
     tried and stands for its kind (``activated``: native controls whose click Enter and Space
-    fire). The page is left changed (the next check gets a fresh one)."""
+    fire; ``opening``: the key that opens their popup, popups.py). The page is left changed (the
+    next check gets a fresh one)."""
     left: Described = []
     found = []
     for members, tried, planned in kinds:
@@ -213,7 +226,7 @@ async def _same_effect(s: Session, kinds: list[Kind], activated: set[int]) -> tu
                 (f, f"{p}; not tried for the same effect by keyboard (beyond {MAX_KINDS} kinds)") for f, p in members
             ]
             continue
-        trial = await same_effect_by_keyboard(s, planned, members[0][0].ref in activated)
+        trial = await same_effect_by_keyboard(s, planned, members[0][0].ref in activated, opening)
         if trial.path:
             found.append((len(members), trial.path))
         else:
@@ -251,6 +264,56 @@ async def _native_keys(s: Session, natives: list[NativeKind]) -> tuple[list[str]
         note = (
             f"; {sum(n for n, _, _ in found)} button(s), link(s) or widget(s) taking focus do by keyboard "
             f"what their click does ({first}: {path})"
+        )
+    return failures, note
+
+
+async def _mouse_targets(s: Session) -> list[int]:
+    """The page's mouse targets as it is now, in document order: elements listened on for the mouse,
+    and with a listener on the whole page the elements drawn with a pointing-hand cursor."""
+    found = await s.event_listeners(MOUSE_EVENTS, limit=MAX_LISTENED)
+    targets = [t.ref for t in found.targets if t.ref is not None and t.tag not in DOCUMENT_TAGS]
+    if any(t.ref is None or t.tag in DOCUMENT_TAGS for t in found.targets):
+        targets += [ref for ref in await s.pointer_cursor_elements() if ref not in targets]
+    return targets
+
+
+async def _popups(s: Session, triggers: list[Trigger]) -> tuple[list[str], str]:
+    """The mouse targets of popups hidden at load that the keyboard cannot work, described (each
+    popup opened from the keyboard and judged by the rules above, popups.py), and a note for a
+    passing message. The page is left changed (the next check gets a fresh one)."""
+    failures: list[str] = []
+    opened = []
+    judged: set[int] = set()  # places in document order, judged in an earlier popup
+    async for popup in open_popups(s, triggers, _mouse_targets):
+        found = await s.event_listeners(MOUSE_EVENTS + KEY_EVENTS, limit=MAX_LISTENED)
+        on_elements = [t for t in found.targets if t.ref is not None and t.tag not in DOCUMENT_TAGS]
+        on_document = [t for t in found.targets if t not in on_elements]
+        mouse_types: dict[int | None, set[str]] = {t.ref: set(t.types) & set(MOUSE_EVENTS) for t in on_elements}
+        places = {ref: await s.probe("effectPlace", ref) for ref in popup.revealed}
+        fresh = [ref for ref in popup.revealed if places[ref] is None or places[ref] not in judged]
+        judged.update(place for place in places.values() if place is not None)
+        facts = await s.keyboard_facts(
+            fresh,
+            [t.ref for t in on_elements if t.ref is not None and set(t.types) & set(KEY_EVENTS)],
+            [t.ref for t in on_elements if t.ref is not None and "click" in t.types],
+            keys_on_document=any(set(t.types) & set(KEY_EVENTS) for t in on_document),
+            clicks_on_document=any("click" in t.types for t in on_document),
+        )
+        problems = [
+            (fact, problem)
+            for fact in facts
+            if (problem := _keyboard_problem(fact, mouse_types.get(fact.ref))) is not None
+        ]
+        kinds = await _kinds(s, problems, list(popup.revealed))
+        described, _note = await _same_effect(s, kinds, _activated(problems, mouse_types), popup.opening)
+        failures += [f"in {popup.describe()}: {problem}" for _fact, problem in described]
+        opened.append((popup, len(fresh)))
+    note = ""
+    if opened and not failures:
+        note = (
+            f"; {sum(n for _, n in opened)} element(s) in {len(opened)} popup(s) hidden at load, opened from the "
+            f"keyboard, work from it too ({opened[0][0].describe()})"
         )
     return failures, note
 

@@ -186,13 +186,16 @@ async def _state(s: Session) -> dict[str, Any]:
 Step = tuple[str, int, str]
 
 
-async def fresh_target(s: Session, place: int, step: Step | None = None) -> int | None:
-    """Load the page afresh (unless no check acted on it yet) and take ``step``; the reference
-    of the element at ``place`` there (None when it or the step's element is not there)."""
+async def fresh_target(s: Session, place: int, step: Step | None = None, opening: Step | None = None) -> int | None:
+    """Load the page afresh (unless no check acted on it yet) and take ``opening`` (the key that
+    opens the popup the target is in, popups.py), then ``step``; the reference of the element at
+    ``place`` there (None when it or a step's element is not there)."""
     if s.dirty:
         await s.reset()
-    if step is not None:
-        kind, at, key = step
+    for taken in (opening, step):
+        if taken is None:
+            continue
+        kind, at, key = taken
         ref_at = await s.probe("elementAtPlace", at)
         if ref_at is None:
             return None
@@ -230,10 +233,10 @@ def preparations(place: int, paths: list[int], companions: list[int]) -> list[St
     return steps[:MAX_PREPARATIONS]
 
 
-async def click_effect(s: Session, place: int, step: Step | None = None) -> Effect | None:
-    """What a click on the element at ``place`` changes on a fresh load (after ``step``; the
-    pointer rests on it first); None when it cannot be clicked."""
-    ref = await fresh_target(s, place, step)
+async def click_effect(s: Session, place: int, step: Step | None = None, opening: Step | None = None) -> Effect | None:
+    """What a click on the element at ``place`` changes on a fresh load (after ``opening`` and
+    ``step``; the pointer rests on it first); None when it cannot be clicked."""
+    ref = await fresh_target(s, place, step, opening)
     if ref is None:
         return None
     target = await s.element(ref)
@@ -250,12 +253,12 @@ async def click_effect(s: Session, place: int, step: Step | None = None) -> Effe
 
 
 async def _start(
-    s: Session, place: int, path_place: int, step: Step | None
+    s: Session, place: int, path_place: int, step: Step | None, opening: Step | None
 ) -> tuple[int, Element, dict[str, Any], dict[str, Any]] | None:
     """A fresh load (and ``step``) with focus on the Tab stop at ``path_place``: the target's
     reference there, the Tab stop, and the states before and after it took focus; None when
     either is not there."""
-    target = await fresh_target(s, place, step)
+    target = await fresh_target(s, place, step, opening)
     path_ref = await s.probe("elementAtPlace", path_place)
     if target is None or path_ref is None:
         return None
@@ -265,11 +268,13 @@ async def _start(
     return target, path, before, await _state(s)
 
 
-async def _try_path(s: Session, place: int, path_place: int, wanted: Effect, step: Step | None) -> str:
+async def _try_path(
+    s: Session, place: int, path_place: int, wanted: Effect, step: Step | None, opening: Step | None
+) -> str:
     """The keys on the Tab stop at ``path_place`` that do ``wanted``, in words; '' if none. Each
     key starts from a fresh load when the one before changed the page: what two keys do together
     is not what one does (Next twice is no Previous)."""
-    started = await _start(s, place, path_place, step)
+    started = await _start(s, place, path_place, step, opening)
     if started is None:
         return ""
     target, path, before, focused = started
@@ -281,7 +286,7 @@ async def _try_path(s: Session, place: int, path_place: int, wanted: Effect, ste
         if (key == "Alt+ArrowDown" and path.role != "combobox") or (reached and key in REPEATED):
             continue
         if _print(last) != _print(focused):
-            started = await _start(s, place, path_place, step)
+            started = await _start(s, place, path_place, step, opening)
             if started is None:
                 return ""
             target, path, before, focused = started
@@ -328,21 +333,24 @@ async def plan(s: Session, ref: int, targets: list[int]) -> Plan | None:
     return place, [p for p in paths if p is not None], [p for p in others if p is not None]
 
 
-async def same_effect_by_keyboard(s: Session, planned: Plan | None, activated: bool) -> Trial:
+async def same_effect_by_keyboard(
+    s: Session, planned: Plan | None, activated: bool, opening: Step | None = None
+) -> Trial:
     """Whether a keyboard path does what a click on the target does (see the module's docstring),
     ``planned`` by :func:`plan`; ``activated``: the target is a native control whose click Enter
-    and Space fire. Leaves the page changed: the caller loads it afresh after."""
+    and Space fire; ``opening``: the key that opens the popup the target is in, taken on every
+    fresh load first (popups.py). Leaves the page changed: the caller loads it afresh after."""
     if planned is None:
         return Trial("", "it has no place in the document's order (a shadow root), so its click was not tried")
     place, paths, companions = planned
-    wanted = await click_effect(s, place)
+    wanted = await click_effect(s, place, None, opening)
     if wanted is None:
         return Trial("", "it could not be clicked on a fresh load")
     step, after = None, ""
     if not wanted:
         steps = preparations(place, paths, companions)
         for candidate in steps:
-            effect = await click_effect(s, place, candidate)
+            effect = await click_effect(s, place, candidate, opening)
             if effect:
                 step, wanted = candidate, effect
                 break
@@ -354,7 +362,7 @@ async def same_effect_by_keyboard(s: Session, planned: Plan | None, activated: b
             )
             if activated:
                 for path_place in paths:
-                    found = await _try_path(s, place, path_place, Effect(focus=str(place)), None)
+                    found = await _try_path(s, place, path_place, Effect(focus=str(place)), None, opening)
                     if found:
                         reached = (
                             f"{found} brings focus to it, where Enter and Space fire its click (which changed "
@@ -367,7 +375,7 @@ async def same_effect_by_keyboard(s: Session, planned: Plan | None, activated: b
         return Trial("", f"{after}its click {wanted.describe()}, and no Tab stop controls it, holds it or is beside it")
     tried = []
     for path_place in paths:
-        found = await _try_path(s, place, path_place, wanted, step)
+        found = await _try_path(s, place, path_place, wanted, step, opening)
         if found:
             return Trial(f"{after}{found}" if after else found, "")
         ref_now = await s.probe("elementAtPlace", path_place)
