@@ -22,7 +22,7 @@ from lm_eval_a11y.generic.popups import Trigger, open_popups, popup_triggers
 from lm_eval_a11y.generic.same_effect import MAX_KINDS, Plan, Step, Trial, plan, same_effect_by_keyboard
 
 if TYPE_CHECKING:
-    from lm_eval_a11y.engine.elements import KeyboardFacts
+    from lm_eval_a11y.engine.elements import KeyboardFacts, Listening
 
 # What a mouse does to a control, and what the keyboard does.
 MOUSE_EVENTS = ("click", "dblclick", "mousedown", "mouseup", "pointerdown", "pointerup")
@@ -111,16 +111,8 @@ async def mouse_targets_keyboard_operable(s: Session) -> Outcome:
         return passed(
             f"No element listens for the mouse, and nothing looks clickable under a listener on the page{hover_note}"
         )
-    facts = await s.keyboard_facts(
-        targets,
-        [t.ref for t in on_elements if t.ref is not None and set(t.types) & set(KEY_EVENTS)],
-        [t.ref for t in on_elements if t.ref is not None and "click" in t.types],
-        keys_on_document=any(set(t.types) & set(KEY_EVENTS) for t in on_document),
-        clicks_on_document=any("click" in t.types for t in on_document),
-    )
-    problems = [
-        (fact, problem) for fact in facts if (problem := _keyboard_problem(fact, mouse_types.get(fact.ref))) is not None
-    ]
+    facts = await _keyboard_facts(s, targets, on_elements, on_document)
+    problems = _problems(facts, mouse_types)
     # A label of a control (aria-labelledby) whose click only moves focus there: Tab does that.
     labels = []
     for fact, _problem in problems[:MAX_LABEL_TRIES]:
@@ -196,6 +188,27 @@ async def _kinds(s: Session, problems: Described, targets: list[int]) -> list[Ki
         tried = index < MAX_KINDS
         planned.append((members, tried, await plan(s, members[0][0].ref, targets) if tried else None))
     return planned
+
+
+async def _keyboard_facts(
+    s: Session, refs: list[int], on_elements: list[Listening], on_document: list[Listening]
+) -> list[KeyboardFacts]:
+    """What the keyboard can do with ``refs``, given the listeners found on elements and on the
+    document or window."""
+    return await s.keyboard_facts(
+        refs,
+        [t.ref for t in on_elements if t.ref is not None and set(t.types) & set(KEY_EVENTS)],
+        [t.ref for t in on_elements if t.ref is not None and "click" in t.types],
+        keys_on_document=any(set(t.types) & set(KEY_EVENTS) for t in on_document),
+        clicks_on_document=any("click" in t.types for t in on_document),
+    )
+
+
+def _problems(facts: list[KeyboardFacts], mouse_types: dict[int | None, set[str]]) -> Described:
+    """The facts the rules of the check do not pass, each with why (:func:`_keyboard_problem`)."""
+    return [
+        (fact, problem) for fact in facts if (problem := _keyboard_problem(fact, mouse_types.get(fact.ref))) is not None
+    ]
 
 
 def _activated(problems: Described, mouse_types: dict[int | None, set[str]]) -> set[int]:
@@ -293,18 +306,8 @@ async def _popups(s: Session, triggers: list[Trigger]) -> tuple[list[str], str]:
         places = {ref: await s.probe("effectPlace", ref) for ref in popup.revealed}
         fresh = [ref for ref in popup.revealed if places[ref] is None or places[ref] not in judged]
         judged.update(place for place in places.values() if place is not None)
-        facts = await s.keyboard_facts(
-            fresh,
-            [t.ref for t in on_elements if t.ref is not None and set(t.types) & set(KEY_EVENTS)],
-            [t.ref for t in on_elements if t.ref is not None and "click" in t.types],
-            keys_on_document=any(set(t.types) & set(KEY_EVENTS) for t in on_document),
-            clicks_on_document=any("click" in t.types for t in on_document),
-        )
-        problems = [
-            (fact, problem)
-            for fact in facts
-            if (problem := _keyboard_problem(fact, mouse_types.get(fact.ref))) is not None
-        ]
+        facts = await _keyboard_facts(s, fresh, on_elements, on_document)
+        problems = _problems(facts, mouse_types)
         kinds = await _kinds(s, problems, list(popup.revealed))
         described, _note = await _same_effect(s, kinds, _activated(problems, mouse_types), popup.opening)
         failures += [f"in {popup.describe()}: {problem}" for _fact, problem in described]

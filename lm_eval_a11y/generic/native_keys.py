@@ -157,15 +157,20 @@ async def native_kinds(s: Session, refs: list[int], targets: list[int], *, widge
             kinds[kind] = ([element.describe()], ref, keys)
     planned = []
     for members, ref, keys in kinds.values():
+        if widgets:
+            # A widget's own keys are not its only path: a list's arrow keys select its options,
+            # from whichever of its items holds the Tab stop once another was clicked.
+            paths = await plan(s, ref, targets)
+            if paths is None:
+                planned.append(NativeKind(tuple(members), None, (), keys, native=False))
+                continue
+            place, keyboard, companions = paths
+            paths = (place, [*keyboard, *(p for p in companions if p not in keyboard)], companions)
+            planned.append(NativeKind(tuple(members), place, tuple(companions), keys, False, paths))
+            continue
         place = await s.probe("effectPlace", ref)
         others = [await s.probe("effectPlace", p) for p in await s.probe("companions", ref, targets, MAX_COMPANIONS)]
-        companions = tuple(p for p in others if p is not None)
-        # A widget's own keys are not its only path: a list's arrow keys select its options, from
-        # whichever of its items holds the Tab stop once another was clicked.
-        paths = await plan(s, ref, targets) if widgets else None
-        if paths is not None:
-            paths = (paths[0], [*paths[1], *(p for p in companions if p not in paths[1])], paths[2])
-        planned.append(NativeKind(tuple(members), place, companions, keys, not widgets, paths))
+        planned.append(NativeKind(tuple(members), place, tuple(p for p in others if p is not None), keys))
     return planned
 
 
