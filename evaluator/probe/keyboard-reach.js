@@ -47,8 +47,9 @@ export function inTabOrder(el) {
 
 // Whether the keyboard can reach the element: a Tab stop, or an item of a composite widget that
 // moves focus among its items (its container, or the element that controls it or points into it
-// with aria-activedescendant, is a Tab stop).
-function keyboardReachable(el) {
+// with aria-activedescendant, is a Tab stop or reached so itself; a menu inside a menu bar is
+// reached through the bar's items).
+export function keyboardReachable(el, depth = 0) {
   if (inTabOrder(el)) {
     return { reachable: true, via: null };
   }
@@ -59,14 +60,16 @@ function keyboardReachable(el) {
     if (inTabOrder(node) || Array.from(node.querySelectorAll('*')).some((item) => item.tabIndex >= 0 && inTabOrder(item))) {
       return { reachable: true, via: node };
     }
-    if (node.id) {
+    if (node.id && depth < 3) {
       const escaped = CSS.escape(node.id);
       const owner = document.querySelector(`[aria-controls~="${escaped}"], [aria-owns~="${escaped}"]`);
-      if (owner && inTabOrder(owner)) {
+      if (owner && !node.contains(owner) && keyboardReachable(owner, depth + 1).reachable) {
         return { reachable: true, via: owner };
       }
     }
-    return { reachable: false, via: null };
+    if (safeRole(node) !== 'menu') {
+      return { reachable: false, via: null };
+    }
   }
   return { reachable: false, via: null };
 }

@@ -1,6 +1,6 @@
 import { styleFingerprint } from './audit.js';
 import { isVisible, nameOf, rendered, roleOf } from './elements.js';
-import { inTabOrder } from './keyboard-reach.js';
+import { keyboardReachable } from './keyboard-reach.js';
 import { element, refOf } from './refs.js';
 
 // A visitor's walk (lm_eval_a11y/engine/walk.py): what a visitor meets on arrival and would act
@@ -271,12 +271,18 @@ function popupsOf(el) {
 const POPUP_TRIGGERS = `${OPENERS}, [aria-haspopup]:not([aria-haspopup="false" i]), [aria-controls]`;
 
 // Controls a person opens a popup with from the keyboard (the generic checks open them,
-// lm_eval_a11y/generic/popups.py): Tab stops among the openers above and controls with
-// aria-haspopup or aria-controls. Those whose popup holds one of `hidden` (references of elements
-// not rendered) come first, then those whose popup the markup does not say (aria-expanded="false"
-// or aria-haspopup alone); a trigger whose popup holds none of them is left out. In document order
-// within each group, at most `limit`.
-export function popupTriggers(hidden, limit) {
+// lm_eval_a11y/generic/popups.py): Tab stops, or items of a widget its keys bring focus to, among
+// the openers above and controls with aria-haspopup or aria-controls. Chosen so that the page's order cannot keep a popup out of
+// reach behind decoys: first, again and again (at most `kindLimit`), the trigger whose popup holds
+// the most kinds (tag, role, classes) of `hidden` (references of elements not rendered) that no
+// trigger chosen before holds; then, while fewer than `limit` are chosen, those whose popup is
+// built when it opens (aria-haspopup with no popup named, or a named popup that is empty), then
+// the other triggers holding hidden elements, in document order. Returns the triggers, and the hidden elements held by popups left out whose
+// kind no chosen trigger's popup holds (`unreached`: how many, and one of them described).
+const kindOf = (el) => `${el.localName}|${el.getAttribute('role') || ''}|${[...el.classList].sort().join(' ')}`;
+const isEmpty = (el) => !el.firstElementChild && !el.textContent.trim();
+
+export function popupTriggers(hidden, limit, kindLimit) {
   const held = hidden.flatMap((ref) => {
     try {
       return [element(ref)];
@@ -285,22 +291,53 @@ export function popupTriggers(hidden, limit) {
     }
   });
   const holding = [];
-  const unsaid = [];
+  const built = [];
   for (const el of document.querySelectorAll(POPUP_TRIGGERS)) {
-    if (!actionable(el) || !inTabOrder(el)) {
+    // A Tab stop, or an item a widget's keys bring focus to (a menu bar's menu items).
+    if (!actionable(el) || !keyboardReachable(el).reachable) {
       continue;
     }
     if (el.localName === 'summary' && el.parentElement.querySelector(':scope > summary') !== el) {
       continue;
     }
     const popups = popupsOf(el);
-    if (popups.some((popup) => held.some((item) => popup.contains(item)))) {
-      holding.push(about(el, 'popup'));
-    } else if (!popups.length && (el.getAttribute('aria-expanded') === 'false' || el.hasAttribute('aria-haspopup'))) {
-      unsaid.push(about(el, 'popup'));
+    const inside = held.filter((item) => popups.some((popup) => popup.contains(item)));
+    if (inside.length) {
+      holding.push({ el, inside, kinds: new Set(inside.map(kindOf)) });
+    } else if (popups.length ? popups.every(isEmpty) : el.hasAttribute('aria-haspopup')
+      && el.getAttribute('aria-haspopup').toLowerCase() !== 'false') {
+      built.push(el);
     }
   }
-  return holding.concat(unsaid).slice(0, limit);
+  const chosen = [];
+  const covered = new Set();
+  while (chosen.length < kindLimit) {
+    let best = null;
+    let gain = 0;
+    for (const trigger of holding) {
+      const fresh = [...trigger.kinds].filter((kind) => !covered.has(kind)).length;
+      if (fresh > gain) {
+        best = trigger;
+        gain = fresh;
+      }
+    }
+    if (best === null) {
+      break;
+    }
+    chosen.push(best);
+    best.kinds.forEach((kind) => covered.add(kind));
+  }
+  const rest = holding.filter((trigger) => !chosen.includes(trigger));
+  const order = [...chosen.map((t) => t.el), ...[...built, ...rest.map((t) => t.el)]
+    .slice(0, Math.max(0, limit - chosen.length))];
+  rest.filter((t) => order.includes(t.el)).forEach((t) => t.kinds.forEach((kind) => covered.add(kind)));
+  const left = rest.filter((t) => !order.includes(t.el)).flatMap((t) => t.inside)
+    .filter((item) => !covered.has(kindOf(item)));
+  return {
+    triggers: order.map((el) => about(el, 'popup')),
+    unreached: left.length,
+    example: left.length ? refOf(left[0]) : null,
+  };
 }
 
 // Of `refs`, the references of the elements that are rendered (a box, not display: none).

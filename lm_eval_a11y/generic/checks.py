@@ -18,8 +18,8 @@ from lm_eval_a11y.generic.mouse_only import (
     hover_only_content,
 )
 from lm_eval_a11y.generic.native_keys import NativeKind, assumed, keys_do_the_click, listened_widget, native_kinds
-from lm_eval_a11y.generic.popups import Trigger, open_popups, popup_triggers
-from lm_eval_a11y.generic.same_effect import MAX_KINDS, Plan, Step, Trial, plan, same_effect_by_keyboard
+from lm_eval_a11y.generic.popups import MAX_POPUP_KINDS, Triggers, open_popups, popup_triggers
+from lm_eval_a11y.generic.same_effect import MAX_KINDS, MAX_PATHS, Plan, Step, Trial, plan, same_effect_by_keyboard
 
 if TYPE_CHECKING:
     from lm_eval_a11y.engine.elements import KeyboardFacts, Listening
@@ -126,7 +126,7 @@ async def mouse_targets_keyboard_operable(s: Session) -> Outcome:
     kinds = await _kinds(s, problems, targets)
     # Targets hidden at load may be in popups: their triggers, opened from the keyboard below (popups.py).
     hidden = [fact.ref for fact in facts if not fact.rendered]
-    triggers = await popup_triggers(s, hidden) if hidden else []
+    triggers = await popup_triggers(s, hidden)
     # Native buttons and links in the Tab order: Enter and Space tried on them (native_keys.py).
     natives = await native_kinds(
         s, [f.ref for f in facts if assumed(f) and _keyboard_problem(f, mouse_types.get(f.ref)) is None], targets
@@ -172,10 +172,11 @@ Described = list[tuple["KeyboardFacts", str]]
 Kind = tuple[Described, bool, Plan | None]
 
 
-async def _kinds(s: Session, problems: Described, targets: list[int]) -> list[Kind]:
+async def _kinds(s: Session, problems: Described, targets: list[int], focus: int | None = None) -> list[Kind]:
     """The problems, each with its element described, by kind (tag, role and classes), each of the
     first :data:`MAX_KINDS` kinds with the plan of its first element's try (same_effect.py;
-    ``targets``: every mouse target, the others of a widget clicked first when need be), the
+    ``targets``: every mouse target, the others of a widget clicked first when need be;
+    ``focus``: the place of the element a popup's opening left focus on, tried first), the
     others untried."""
     kinds: dict[str, Described] = {}
     for fact, problem in problems:
@@ -186,7 +187,11 @@ async def _kinds(s: Session, problems: Described, targets: list[int]) -> list[Ki
     planned: list[Kind] = []
     for index, members in enumerate(kinds.values()):
         tried = index < MAX_KINDS
-        planned.append((members, tried, await plan(s, members[0][0].ref, targets) if tried else None))
+        planned_one = await plan(s, members[0][0].ref, targets) if tried else None
+        if planned_one is not None and focus is not None and focus not in planned_one[1]:
+            place, paths, companions = planned_one
+            planned_one = (place, [focus, *paths][:MAX_PATHS], companions)
+        planned.append((members, tried, planned_one))
     return planned
 
 
@@ -291,14 +296,19 @@ async def _mouse_targets(s: Session) -> list[int]:
     return targets
 
 
-async def _popups(s: Session, triggers: list[Trigger]) -> tuple[list[str], str]:
+async def _popups(s: Session, triggers: Triggers) -> tuple[list[str], str]:
     """The mouse targets of popups hidden at load that the keyboard cannot work, described (each
     popup opened from the keyboard and judged by the rules above, popups.py), and a note for a
     passing message. The page is left changed (the next check gets a fresh one)."""
     failures: list[str] = []
+    if triggers.unreached:
+        failures.append(
+            f"{triggers.unreached} element(s) in popups beyond the {MAX_POPUP_KINDS} opened, of kinds none of those "
+            f"holds, were not judged (such as {triggers.example})"
+        )
     opened = []
     judged: set[int] = set()  # places in document order, judged in an earlier popup
-    async for popup in open_popups(s, triggers, _mouse_targets):
+    async for popup in open_popups(s, list(triggers.chosen), _mouse_targets):
         found = await s.event_listeners(MOUSE_EVENTS + KEY_EVENTS, limit=MAX_LISTENED)
         on_elements = [t for t in found.targets if t.ref is not None and t.tag not in DOCUMENT_TAGS]
         on_document = [t for t in found.targets if t not in on_elements]
@@ -308,7 +318,15 @@ async def _popups(s: Session, triggers: list[Trigger]) -> tuple[list[str], str]:
         judged.update(place for place in places.values() if place is not None)
         facts = await _keyboard_facts(s, fresh, on_elements, on_document)
         problems = _problems(facts, mouse_types)
-        kinds = await _kinds(s, problems, list(popup.revealed))
+        # The items of a popup the keyboard reaches with a key listener around them (menu items,
+        # options): the listener may hear only Escape or only move a mark, so what their click does
+        # is looked for along the keys of the popup's own widget, from its opening (same_effect.py).
+        problems += [
+            (fact, f"has role {fact.role}, and a key listener around it")
+            for fact in facts
+            if listened_widget(fact) and _keyboard_problem(fact, mouse_types.get(fact.ref)) is None
+        ]
+        kinds = await _kinds(s, problems, list(popup.revealed), popup.focus)
         described, _note = await _same_effect(s, kinds, _activated(problems, mouse_types), popup.opening)
         failures += [f"in {popup.describe()}: {problem}" for _fact, problem in described]
         opened.append((popup, len(fresh)))
