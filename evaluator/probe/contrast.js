@@ -140,7 +140,202 @@ function plainText(el, style, running) {
 // stacks: then no text of the page is plain.
 const FIRST = /:first-(line|letter)/i;
 
-function repaintsOthers(els) {
+// Paint that reaches past an element's border box (an outer or inset box shadow, an outline, a
+// text shadow, a blur or drop-shadow filter, a reflection, an outset border image) lies over or
+// under other elements' text where axe's element stacks, made of the boxes under a point, do not
+// see it. Each such paint is kept as the rectangle it can reach (viewport coordinates) and the
+// rectangle inside it that it leaves alone (or null); text whose own line boxes meet the paint is
+// not plain. spillsOf adds the element's paint to `spills`, and says true when its reach cannot be
+// bounded (an SVG filter, a 3D transform, a filtered element with hundreds of descendants): then
+// no text of the page is plain.
+function px(text) {
+  return (String(text).match(/-?[\d.]+(?:e-?\d+)?px/g) || []).map((v) => parseFloat(v));
+}
+
+// Split a computed list (box-shadow, text-shadow) at its top-level commas.
+function layers(text) {
+  const out = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text[i];
+    if (c === '(') {
+      depth += 1;
+    } else if (c === ')') {
+      depth -= 1;
+    } else if (c === ',' && depth === 0) {
+      out.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  out.push(text.slice(start));
+  return out;
+}
+
+// How much the element's transforms and zoom, its own and its ancestors', can stretch a length
+// along either axis of the viewport (the largest row sum of each 2D matrix), or Infinity.
+function stretch(el) {
+  let factor = 1;
+  for (let node = el; node && node.nodeType === 1; node = parentOf(node)) {
+    const s = getComputedStyle(node);
+    factor *= parseFloat(s.zoom) || 1;
+    if (s.scale && s.scale !== 'none') {
+      const [x, y = x] = s.scale.split(/\s+/).map((v) => Math.abs(parseFloat(v)) || 0);
+      factor *= Math.max(x, y, 1);
+    }
+    if (s.transform && s.transform !== 'none') {
+      let m;
+      try {
+        m = new DOMMatrixReadOnly(s.transform);
+      } catch {
+        return Infinity;
+      }
+      if (!m.is2D) {
+        return Infinity;
+      }
+      factor *= Math.max(Math.abs(m.a) + Math.abs(m.c), Math.abs(m.b) + Math.abs(m.d), 1);
+    }
+  }
+  return factor;
+}
+
+function grow(r, by) {
+  return { left: r.left - by, top: r.top - by, right: r.right + by, bottom: r.bottom + by };
+}
+
+function shift(r, dx, dy) {
+  return { left: r.left + dx, top: r.top + dy, right: r.right + dx, bottom: r.bottom + dy };
+}
+
+// The box of an element and of everything it draws (descendants overflowing it): what a filter or
+// a reflection starts from. Past a few hundred descendants, unbounded.
+function drawnBox(el) {
+  const r = el.getBoundingClientRect();
+  let out = { left: r.left, top: r.top, right: r.right, bottom: r.bottom };
+  const inner = el.querySelectorAll('*');
+  if (inner.length > 400) {
+    return null;
+  }
+  for (const child of inner) {
+    const c = child.getBoundingClientRect();
+    if (c.width > 0 || c.height > 0) {
+      out = { left: Math.min(out.left, c.left), top: Math.min(out.top, c.top),
+        right: Math.max(out.right, c.right), bottom: Math.max(out.bottom, c.bottom) };
+    }
+  }
+  return out;
+}
+
+function spillsOf(el, s, spills) {
+  const shadow = s.boxShadow !== 'none';
+  const outline = s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0;
+  const textShadow = s.textShadow !== 'none' && (!el.parentElement || getComputedStyle(el.parentElement).textShadow !== s.textShadow);
+  const filter = s.filter !== 'none' && /(blur|drop-shadow|url)\(/.test(s.filter);
+  const reflect = (s.webkitBoxReflect || 'none') !== 'none';
+  const image = s.borderImageSource !== 'none';
+  if (!(shadow || outline || textShadow || filter || reflect || image)) {
+    return false;
+  }
+  const k = stretch(el);
+  if (k === Infinity) {
+    return true;
+  }
+  const r = el.getBoundingClientRect();
+  const box = { left: r.left, top: r.top, right: r.right, bottom: r.bottom };
+  if (shadow) {
+    const radius = Math.max(0, ...px(s.borderRadius)) * k;
+    for (const layer of layers(s.boxShadow)) {
+      const [dx = 0, dy = 0, blur = 0, spread = 0] = px(layer);
+      if (/\binset\b/.test(layer)) {
+        // Inside the padding box, a band as deep as the shadow reaches from each edge.
+        const depth = (Math.abs(dx) + Math.abs(dy) + Math.max(blur, 0) + Math.abs(spread)) * k;
+        spills.push({ outer: box, hole: grow(box, -(depth + radius)) });
+      } else {
+        // Outside the border box (and in its rounded corners).
+        const outer = grow(shift(box, dx * k, dy * k), (Math.max(blur, 0) + spread) * k);
+        spills.push({ outer, hole: grow(box, -radius) });
+      }
+    }
+  }
+  if (outline) {
+    const offset = (parseFloat(s.outlineOffset) || 0) * k;
+    const width = parseFloat(s.outlineWidth) * k;
+    // A focus ring (`auto`) is drawn a little past the width it is given.
+    const extra = s.outlineStyle === 'auto' ? 2 * k : 0;
+    spills.push({ outer: grow(box, offset + width + extra), hole: grow(box, Math.min(offset, 0) - extra) });
+  }
+  if (textShadow) {
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    const t = range.getBoundingClientRect();
+    range.detach();
+    const text = { left: t.left, top: t.top, right: t.right, bottom: t.bottom };
+    for (const layer of layers(s.textShadow)) {
+      const [dx = 0, dy = 0, blur = 0] = px(layer);
+      spills.push({ outer: grow(shift(text, dx * k, dy * k), Math.max(blur, 0) * k), hole: null });
+    }
+  }
+  if (filter || reflect) {
+    const drawn = drawnBox(el);
+    if (drawn === null || /url\(/.test(s.filter)) {
+      return true;
+    }
+    let reach = 0;
+    if (filter) {
+      for (const [, name, args] of s.filter.matchAll(/(blur|drop-shadow)\(((?:[^()]|\([^()]*\))*)\)/g)) {
+        const v = px(args);
+        reach += name === 'blur' ? 3 * (v[0] || 0) : Math.max(Math.abs(v[0] || 0), Math.abs(v[1] || 0)) + 3 * (v[2] || 0);
+      }
+    }
+    if (reflect) {
+      // Mirrored past one of its edges: at most its own size and the gap away.
+      reach += Math.max(drawn.right - drawn.left, drawn.bottom - drawn.top) + Math.abs(px(s.webkitBoxReflect)[0] || 0);
+    }
+    spills.push({ outer: grow(drawn, reach * k), hole: null });
+  }
+  if (image) {
+    const widths = [s.borderTopWidth, s.borderRightWidth, s.borderBottomWidth, s.borderLeftWidth].map(parseFloat);
+    const outset = Math.max(0, ...String(s.borderImageOutset).split(/\s+/)
+      .map((v) => (/px$/.test(v) ? parseFloat(v) : (parseFloat(v) || 0) * Math.max(...widths))));
+    spills.push({ outer: grow(box, outset * k), hole: null });
+  }
+  return false;
+}
+
+// Whether any of the spilled paint meets the element's own text (its line boxes, or its box for a
+// form control's value).
+function meetsSpill(el, spills) {
+  const rects = [];
+  const range = document.createRange();
+  for (const child of el.childNodes) {
+    if (child.nodeType === 3 && child.data.trim() !== '') {
+      range.selectNodeContents(child);
+      rects.push(...range.getClientRects());
+    }
+  }
+  range.detach();
+  if (rects.length === 0) {
+    rects.push(el.getBoundingClientRect());
+  }
+  for (const t of rects) {
+    for (const { outer, hole } of spills) {
+      const left = Math.max(t.left, outer.left);
+      const top = Math.max(t.top, outer.top);
+      const right = Math.min(t.right, outer.right);
+      const bottom = Math.min(t.bottom, outer.bottom);
+      if (right <= left || bottom <= top) {
+        continue;
+      }
+      if (hole && left >= hole.left && top >= hole.top && right <= hole.right && bottom <= hole.bottom) {
+        continue;
+      }
+      return true;
+    }
+  }
+  return false;
+}
+
+function repaintsOthers(els, spills) {
   for (const sheet of [...document.styleSheets, ...(document.adoptedStyleSheets || [])]) {
     let rules;
     try {
@@ -159,6 +354,9 @@ function repaintsOthers(els) {
     if (s.backdropFilter !== 'none' || s.mixBlendMode !== 'normal') {
       return true;
     }
+    if (spillsOf(el, s, spills)) {
+      return true;
+    }
     for (const pseudo of ['::before', '::after']) {
       const p = getComputedStyle(el, pseudo);
       if (p.content === 'none' || p.content === 'normal') {
@@ -166,7 +364,10 @@ function repaintsOthers(els) {
       }
       if (rgba(p.backgroundColor)[3] > 0 || p.backgroundImage !== 'none' || p.backdropFilter !== 'none'
         || p.boxShadow !== 'none' || p.filter !== 'none' || p.mixBlendMode !== 'normal'
-        || (p.maskImage || p.webkitMaskImage || 'none') !== 'none') {
+        || (p.maskImage || p.webkitMaskImage || 'none') !== 'none'
+        || (p.outlineStyle !== 'none' && parseFloat(p.outlineWidth) > 0)
+        || (p.textShadow !== 'none' && /[^\s"']/.test(p.content.replace(/^"|"$/g, '')))
+        || (p.webkitBoxReflect || 'none') !== 'none' || p.borderImageSource !== 'none') {
         return true;
       }
     }
@@ -191,7 +392,8 @@ export function contrastSweep(limit, screens, beyond) {
   PAINTS_ALONE.clear();
   const running = runningTargets();
   const all = document.body ? [...document.body.querySelectorAll('*')] : [];
-  const anyPlain = !repaintsOthers(all);
+  const spills = [];
+  const anyPlain = !repaintsOthers(all, spills);
   const found = [];
   let plain = 0;
   for (const el of all) {
@@ -203,7 +405,7 @@ export function contrastSweep(limit, screens, beyond) {
       continue;
     }
     if (drawsText(el)) {
-      if (anyPlain && plainText(el, style, running)) {
+      if (anyPlain && plainText(el, style, running) && !(spills.length > 0 && meetsSpill(el, spills))) {
         plain += 1;
       } else {
         found.push(el);

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import pytest
 
 from lm_eval_a11y.engine import contrast as engine_contrast
+from lm_eval_a11y.engine import paint as engine_paint
 from lm_eval_a11y.engine.evaluator import Evaluator
 from lm_eval_a11y.scoring import score_observation
 
@@ -142,6 +143,79 @@ PAINTED: tuple[Painted, ...] = (
         '.w { position: relative } .v::after { content: ""; position: absolute; inset: 0;'
         " background: rgba(255,255,255,.2); pointer-events: none }",
     ),
+    # Paint another element spills past its own box over the text: axe's stacks hold the
+    # elements whose boxes lie under a point, not the shadow, outline or reflection around them.
+    _pair(
+        "box-shadow-veil",
+        f'<div class="w"><span class="v"></span><p id="t">{_TEXT}</p></div>',
+        ".w { position: relative; padding-top: 40px } .v { position: absolute; top: 0; left: 0; width: 2px;"
+        " height: 2px; box-shadow: 0 0 0 480px rgba(255,255,255,.85) }",
+        ".w { position: relative; padding-top: 40px } .v { position: absolute; top: 0; left: 0; width: 2px;"
+        " height: 2px; box-shadow: 0 0 0 480px rgba(255,255,255,.2) }",
+    ),
+    # The same spilled paint under the text: a dark shadow behind dark text.
+    _pair(
+        "box-shadow-under",
+        f'<div class="w"><div class="v"></div><p id="t">{_TEXT}</p></div>',
+        ".v { width: 2px; height: 2px; box-shadow: 0 0 0 480px rgba(0,0,0,.85) }",
+        ".v { width: 2px; height: 2px; box-shadow: 0 0 0 480px rgba(0,0,0,.2) }",
+    ),
+    _pair(
+        "outline-veil",
+        f'<div class="w"><span class="v"></span><p id="t">{_TEXT}</p></div>',
+        ".w { position: relative; padding-top: 40px } .v { position: absolute; top: 0; left: 0; width: 2px;"
+        " height: 2px; outline: 480px solid rgba(255,255,255,.85) }",
+        ".w { position: relative; padding-top: 40px } .v { position: absolute; top: 0; left: 0; width: 2px;"
+        " height: 2px; outline: 480px solid rgba(255,255,255,.2) }",
+    ),
+    # The text's container draws its outline inwards, over its own content.
+    _pair(
+        "inner-outline-veil",
+        f'<div class="w"><p id="t">{_TEXT}</p></div>',
+        ".w { padding: 8px 8px 60px; outline: 30px solid rgba(255,255,255,.85); outline-offset: -30px }"
+        " #t { margin: 0 }",
+        ".w { padding: 8px 8px 60px; outline: 30px solid rgba(255,255,255,.2); outline-offset: -30px }"
+        " #t { margin: 0 }",
+    ),
+    # A block glyph far above, whose shadow lands on the text.
+    _pair(
+        "text-shadow-veil",
+        f'<div class="w"><span class="v" aria-hidden="true">\u2588\u2588\u2588\u2588\u2588</span>'
+        f'<p id="t">{_TEXT}</p></div>',
+        ".w { position: relative; padding-top: 160px } .v { position: absolute; top: 0; left: 0; font: 150px/1"
+        " monospace; letter-spacing: -4px; color: #fff; text-shadow: 0 110px 0 rgba(255,255,255,.85) }",
+        ".w { position: relative; padding-top: 160px } .v { position: absolute; top: 0; left: 0; font: 150px/1"
+        " monospace; letter-spacing: -4px; color: #fff; text-shadow: 0 110px 0 rgba(255,255,255,.2) }",
+    ),
+    # A white box above the text (white on white) whose drop shadow lands on the text.
+    _pair(
+        "drop-shadow-veil",
+        f'<div class="w"><div class="v"></div><p id="t">{_TEXT}</p></div>',
+        ".w { position: relative; padding-top: 100px } .v { position: absolute; top: 0; left: 0; right: 0;"
+        " height: 80px; background: #fff; filter: drop-shadow(0 100px 0 rgba(255,255,255,.85)) }",
+        ".w { position: relative; padding-top: 100px } .v { position: absolute; top: 0; left: 0; right: 0;"
+        " height: 80px; background: #fff; filter: drop-shadow(0 100px 0 rgba(255,255,255,.2)) }",
+    ),
+    # A translucent white box above the text, reflected down over it.
+    _pair(
+        "box-reflect-veil",
+        f'<div class="w"><div class="v"></div><p id="t">{_TEXT}</p></div>',
+        ".w { position: relative; padding-top: 100px } .v { position: absolute; top: 0; left: 0; right: 0;"
+        " height: 80px; background: rgba(255,255,255,.85); -webkit-box-reflect: below 20px }",
+        ".w { position: relative; padding-top: 100px } .v { position: absolute; top: 0; left: 0; right: 0;"
+        " height: 80px; background: rgba(255,255,255,.2); -webkit-box-reflect: below 20px }",
+    ),
+    # A tiny box whose border image, pushed outwards and filled, covers the text.
+    _pair(
+        "border-image-veil",
+        f'<div class="w"><span class="v"></span><p id="t">{_TEXT}</p></div>',
+        ".w { position: relative; padding-top: 40px } .v { position: absolute; top: 0; left: 0; width: 2px;"
+        " height: 2px; border: 1px solid transparent; border-image:"
+        " linear-gradient(rgba(255,255,255,.85), rgba(255,255,255,.85)) 1 fill / 1px / 480px }",
+        ".w { position: relative; padding-top: 40px } .v { position: absolute; top: 0; left: 0; width: 2px;"
+        " height: 2px; border: 1px solid transparent; border-image:"
+        " linear-gradient(rgba(255,255,255,.2), rgba(255,255,255,.2)) 1 fill / 1px / 480px }",
+    ),
     # Text axe leaves out as part of a disabled widget, in a wrapper that disables nothing.
     _pair(
         "aria-disabled",
@@ -180,6 +254,14 @@ SWEPT = (
     "pseudo-overlay",
     "aria-disabled",
     "mask",
+    "box-shadow-veil",
+    "box-shadow-under",
+    "outline-veil",
+    "inner-outline-veil",
+    "text-shadow-veil",
+    "drop-shadow-veil",
+    "box-reflect-veil",
+    "border-image-veil",
 )
 BY_NAME = {p.name: p for p in PAINTED}
 
@@ -211,3 +293,36 @@ def test_without_isolation_the_attack_passes(evaluator: Evaluator, name: str, mo
 def test_constructions_not_reached_yet(evaluator: Evaluator, name: str) -> None:
     (obs,) = evaluator.evaluate_many([(None, BY_NAME[name].bad)])
     assert not score_observation(obs).passed
+
+
+# Shadows and outlines as ordinary pages draw them, none reaching another element's text.
+_ORDINARY = _page(
+    '<nav class="bar"><a href="#plans">Plans</a> <a href="#help">Help</a></nav>'
+    '<section class="card" id="plans"><h2>Basic plan</h2><p>Ten projects and a shared inbox.</p>'
+    "<button>Choose the basic plan</button></section>"
+    '<p id="help">Questions? Write to the help desk.</p>',
+    ".bar { padding: 12px; box-shadow: 0 1px 3px rgba(0,0,0,.2) }"
+    " .card { margin: 24px 0; padding: 16px; border-radius: 8px; box-shadow: 0 4px 12px rgba(0,0,0,.15) }"
+    " button { font: inherit; outline: 2px solid #005fcc; outline-offset: 2px }",
+)
+
+
+def test_paint_that_meets_no_text_keeps_the_page_plain(evaluator: Evaluator, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cost: a soft card shadow and a button's outline make no text measured (no capture is
+    taken), while the same page with a veil over its text is measured."""
+    taken: list[int] = []
+    real = engine_paint.isolated_captures
+
+    async def counted(*args: object, **kwargs: object) -> list[str]:
+        taken.append(1)
+        return await real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(engine_contrast, "isolated_captures", counted)
+    (plain,) = evaluator.evaluate_many([(None, _ORDINARY)])
+    assert plain.status == "ok" and score_observation(plain).passed
+    assert taken == []
+    veiled = _ORDINARY.replace(
+        "</style>", " .card { position: relative; box-shadow: 0 0 0 80px rgba(255,255,255,.85) }</style>"
+    )
+    (obs,) = evaluator.evaluate_many([(None, veiled)])
+    assert taken and not score_observation(obs).passed
