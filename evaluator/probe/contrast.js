@@ -461,6 +461,76 @@ function rgba(text) {
   return colour;
 }
 
+// The images this sample asked for and never got (requests the evaluator blocked: it renders
+// offline), and whether that list was cut short. Text over such an image is painted on the colour
+// under it instead: its pixels can fail it (a reader whose images do not load sees just that) but
+// not pass it (a reader whose browser loads the image sees something else).
+let blockedImages = { urls: new Set(), prefixes: [], all: false };
+
+export function contrastBlocked(urls, full) {
+  const whole = urls.filter((url) => url.length < 300);
+  // The event log keeps 300 characters of a URL: a longer one is matched by its start.
+  blockedImages = { urls: new Set(whole), prefixes: urls.filter((url) => url.length >= 300), all: Boolean(full) };
+  return urls.length;
+}
+
+function neverLoaded(url) {
+  const bare = url.split('#')[0];
+  if (/^(data|blob|about):/i.test(bare)) {
+    return false;
+  }
+  // Past the log's limit any image from the network may be one more blocked request.
+  return blockedImages.all || blockedImages.urls.has(url) || blockedImages.urls.has(bare)
+    || blockedImages.prefixes.some((prefix) => url.startsWith(prefix));
+}
+
+const URL_IN_CSS = /url\("((?:[^"\\]|\\.)*)"\)/g;
+
+function imageMissing(node) {
+  if (node.localName === 'img' || node.localName === 'input') {
+    const src = node.currentSrc || node.src || '';
+    if (src && neverLoaded(src)) {
+      return true;
+    }
+  }
+  for (const pseudo of [null, '::before', '::after']) {
+    const image = getComputedStyle(node, pseudo).backgroundImage;
+    if (image && image !== 'none') {
+      for (const [, url] of image.matchAll(URL_IN_CSS)) {
+        if (neverLoaded(url.replace(/\\(.)/g, '$1'))) {
+          return true;
+        }
+      }
+    }
+  }
+  return false;
+}
+
+// Whether an image that never loaded lies under the text: on it or an ancestor, down to the first
+// opaque background, or on an element under the middle of one of its boxes in view.
+function overMissingImage(el, boxes) {
+  if (!blockedImages.all && blockedImages.urls.size === 0 && blockedImages.prefixes.length === 0) {
+    return false;
+  }
+  for (let node = el; node && node.nodeType === 1; node = parentOf(node)) {
+    if (imageMissing(node)) {
+      return true;
+    }
+    if (rgba(getComputedStyle(node).backgroundColor)[3] >= 1) {
+      break;
+    }
+  }
+  for (const b of boxes) {
+    const x = b.x + b.width / 2;
+    const y = b.y + b.height / 2;
+    if (x >= 0 && y >= 0 && x < innerWidth && y < innerHeight
+      && el.getRootNode().elementsFromPoint(x, y).some(imageMissing)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 // What the pixel check needs to know about one node now: its text's line boxes (viewport
 // coordinates), its text colour and how it is composited, its size class, or why its pixels
 // cannot say anything.
@@ -576,6 +646,7 @@ function contrastDescribe(seen, running) {
     fixed,
     blended,
     covered: covered(el, inDoc),
+    missing_image: overMissingImage(el, inDoc),
     boxes: inDoc,
   };
 }
@@ -781,7 +852,7 @@ export async function contrastPixels(pngs, clip, indices, isolating = false) {
     }
     nodes.push({
       index, colour: d.colour, alpha: d.alpha, font_size: d.font_size, large: d.large, blended: d.blended,
-      covered: d.covered, boxes,
+      covered: d.covered, missing_image: d.missing_image, boxes,
     });
   }
   const all = new Uint8Array(size);

@@ -326,3 +326,48 @@ def test_paint_that_meets_no_text_keeps_the_page_plain(evaluator: Evaluator, mon
     )
     (obs,) = evaluator.evaluate_many([(None, veiled)])
     assert taken and not score_observation(obs).passed
+
+
+# A dark image (a 4x4 SVG of #222) as a data: URL: it always loads.
+_DARK_IMAGE = (
+    "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='4' height='4'%3E"
+    "%3Crect width='4' height='4' fill='%23222222'/%3E%3C/svg%3E"
+)
+
+
+def _hero(image: str, colour: str = "#eee") -> str:
+    return _page(
+        f'<div class="hero"><p id="t">{_TEXT}</p></div>',
+        f'.hero {{ padding: 20px; background: #222 url("{image}") center / cover }} #t {{ color: {colour} }}',
+    )
+
+
+def test_an_image_that_never_loaded_passes_no_text(evaluator: Evaluator) -> None:
+    """Offline the image is blocked and the dark fallback colour is painted instead, on which
+    the pale text reads well; a visitor's browser loads the image, which may be light. The pixels
+    cannot pass that text: it stays axe's "can't tell" (undecided, which fails no sample). Text
+    that fails even on the fallback fails (a reader whose images do not load sees just that), so
+    an image that never loads hides no failure. The same image as a data: URL loads and is
+    measured."""
+    blocked, dim, loaded = evaluator.evaluate_many(
+        [
+            (None, _hero("https://img.invalid/bg.png")),
+            (None, _hero("https://img.invalid/bg.png", "#444")),
+            (None, _hero(_DARK_IMAGE)),
+        ]
+    )
+    assert blocked.status == dim.status == loaded.status == "ok", (blocked.error, dim.error, loaded.error)
+    assert "https://img.invalid/bg.png" in blocked.events.blocked_requests
+    assert blocked.contrast is not None and dim.contrast is not None and loaded.contrast is not None
+    (node,) = [n for n in blocked.contrast.nodes if n.target == ("#t",)]
+    assert (node.axe, node.pixel, node.decided) == ("incomplete", "unmeasurable", "incomplete"), node
+    assert "did not load" in node.note, node
+    score = score_observation(blocked)
+    assert score.contrast_incomplete == 1 and score.contrast_resolved_pass == 0, score
+    (failing,) = [n for n in dim.contrast.nodes if n.target == ("#t",)]
+    assert (failing.axe, failing.pixel, failing.decided) == ("incomplete", "fail", "fail"), failing
+    assert "did not load" in failing.note, failing
+    assert not score_observation(dim).passed
+    (twin,) = [n for n in loaded.contrast.nodes if n.target == ("#t",)]
+    assert (twin.axe, twin.pixel, twin.decided) == ("incomplete", "pass", "pass"), twin
+    assert score_observation(loaded).passed
