@@ -393,7 +393,9 @@ export function contrastSweep(limit, screens, beyond) {
   const running = runningTargets();
   const all = document.body ? [...document.body.querySelectorAll('*')] : [];
   const spills = [];
-  const anyPlain = !repaintsOthers(all, spills);
+  // The root and the body paint over and under everything too (an inward outline on the body).
+  const roots = [document.documentElement, document.body].filter(Boolean);
+  const anyPlain = !roots.some((el) => spillsOf(el, getComputedStyle(el), spills)) && !repaintsOthers(all, spills);
   const found = [];
   let plain = 0;
   for (const el of all) {

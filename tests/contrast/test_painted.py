@@ -177,6 +177,13 @@ PAINTED: tuple[Painted, ...] = (
         ".w { padding: 8px 8px 60px; outline: 30px solid rgba(255,255,255,.2); outline-offset: -30px }"
         " #t { margin: 0 }",
     ),
+    # The body's own outline, drawn inwards over the whole page.
+    _pair(
+        "body-outline-veil",
+        f'<p id="t">{_TEXT}</p>',
+        "body { outline: 200px solid rgba(255,255,255,.85); outline-offset: -200px }",
+        "body { outline: 200px solid rgba(255,255,255,.2); outline-offset: -200px }",
+    ),
     # A block glyph far above, whose shadow lands on the text.
     _pair(
         "text-shadow-veil",
@@ -258,6 +265,7 @@ SWEPT = (
     "box-shadow-under",
     "outline-veil",
     "inner-outline-veil",
+    "body-outline-veil",
     "text-shadow-veil",
     "drop-shadow-veil",
     "box-reflect-veil",
