@@ -226,20 +226,45 @@ function drawnBox(el) {
   return out;
 }
 
+// How far a decoration of the element's text (a thick or far-moved underline, a line-through,
+// emphasis marks, a stroke) reaches past its line boxes, or 0 for an ordinary one.
+function decorationReach(s) {
+  const size = parseFloat(s.fontSize) || 16;
+  let reach = 0;
+  if (s.textDecorationLine !== 'none') {
+    const thickness = parseFloat(s.textDecorationThickness) || 0;
+    const offset = Math.abs(parseFloat(s.textUnderlineOffset) || 0);
+    if (thickness > Math.max(3, 0.2 * size) || offset > 0.5 * size) {
+      reach = Math.max(reach, thickness + offset);
+    }
+  }
+  if (s.textEmphasisStyle && s.textEmphasisStyle !== 'none') {
+    reach = Math.max(reach, size);
+  }
+  return Math.max(reach, (parseFloat(s.webkitTextStrokeWidth) || 0) / 2);
+}
+
 function spillsOf(el, s, spills) {
   const shadow = s.boxShadow !== 'none';
   const outline = s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0;
-  const textShadow = s.textShadow !== 'none' && (!el.parentElement || getComputedStyle(el.parentElement).textShadow !== s.textShadow);
+  // Text shadows and strokes are inherited: counted once, on the element that sets them.
+  const above = el.parentElement ? getComputedStyle(el.parentElement) : null;
+  const textShadow = s.textShadow !== 'none' && (!above || above.textShadow !== s.textShadow);
+  const decoration = decorationReach(s);
+  const decorated = decoration > 0 && (!above || decorationReach(above) !== decoration
+    || s.textDecorationLine !== 'none');
   const filter = s.filter !== 'none' && /(blur|drop-shadow|url)\(/.test(s.filter);
   const reflect = (s.webkitBoxReflect || 'none') !== 'none';
   const image = s.borderImageSource !== 'none';
-  if (!(shadow || outline || textShadow || filter || reflect || image)) {
+  if (!(shadow || outline || textShadow || decorated || filter || reflect || image)
+    || s.visibility !== 'visible' || el.getClientRects().length === 0) {
     return false;
   }
   const k = stretch(el);
   if (k === Infinity) {
     return true;
   }
+  const before = spills.length;
   const r = el.getBoundingClientRect();
   const box = { left: r.left, top: r.top, right: r.right, bottom: r.bottom };
   if (shadow) {
@@ -264,15 +289,22 @@ function spillsOf(el, s, spills) {
     const extra = s.outlineStyle === 'auto' ? 2 * k : 0;
     spills.push({ outer: grow(box, offset + width + extra), hole: grow(box, Math.min(offset, 0) - extra) });
   }
-  if (textShadow) {
+  if (textShadow || decorated) {
+    // The element's text (and its descendants'), with room for glyphs drawn past their line boxes.
     const range = document.createRange();
     range.selectNodeContents(el);
     const t = range.getBoundingClientRect();
     range.detach();
-    const text = { left: t.left, top: t.top, right: t.right, bottom: t.bottom };
-    for (const layer of layers(s.textShadow)) {
-      const [dx = 0, dy = 0, blur = 0] = px(layer);
-      spills.push({ outer: grow(shift(text, dx * k, dy * k), Math.max(blur, 0) * k), hole: null });
+    const text = grow({ left: t.left, top: t.top, right: t.right, bottom: t.bottom },
+      0.5 * (parseFloat(s.fontSize) || 16) * k);
+    if (textShadow) {
+      for (const layer of layers(s.textShadow)) {
+        const [dx = 0, dy = 0, blur = 0] = px(layer);
+        spills.push({ outer: grow(shift(text, dx * k, dy * k), Math.max(blur, 0) * k), hole: null });
+      }
+    }
+    if (decorated) {
+      spills.push({ outer: grow(text, decoration * k), hole: null });
     }
   }
   if (filter || reflect) {
@@ -299,7 +331,31 @@ function spillsOf(el, s, spills) {
       .map((v) => (/px$/.test(v) ? parseFloat(v) : (parseFloat(v) || 0) * Math.max(...widths))));
     spills.push({ outer: grow(box, outset * k), hole: null });
   }
+  // Paint fixed to the viewport lies over whatever text is scrolled under it: a quarter of the
+  // viewport or more painted by it, and no text of the page is plain.
+  return spills.length > before && pinned(el)
+    && spills.slice(before).some(({ outer, hole }) => paintedInView(outer, hole) >= innerWidth * innerHeight / 4);
+}
+
+function pinned(el) {
+  for (let node = el; node && node.nodeType === 1; node = parentOf(node)) {
+    const position = getComputedStyle(node).position;
+    if (position === 'fixed' || position === 'sticky') {
+      return true;
+    }
+  }
   return false;
+}
+
+function paintedInView(outer, hole) {
+  const area = (r) => Math.max(0, Math.min(r.right, innerWidth) - Math.max(r.left, 0))
+    * Math.max(0, Math.min(r.bottom, innerHeight) - Math.max(r.top, 0));
+  if (!hole) {
+    return area(outer);
+  }
+  const inner = { left: Math.max(outer.left, hole.left), top: Math.max(outer.top, hole.top),
+    right: Math.min(outer.right, hole.right), bottom: Math.min(outer.bottom, hole.bottom) };
+  return area(outer) - (inner.right > inner.left && inner.bottom > inner.top ? area(inner) : 0);
 }
 
 // Whether any of the spilled paint meets the element's own text (its line boxes, or its box for a

@@ -45,6 +45,7 @@ def _pair(name: str, body: str, style_bad: str, style_good: str, body_good: str 
 
 
 _TEXT = "Payments are due on the first day of each month."
+_BLOCKS = "\u2588" * 6  # full blocks: glyphs that fill their box
 
 PAINTED: tuple[Painted, ...] = (
     # filter on the text: black text made pale, or the whole box pulled towards grey.
@@ -194,6 +195,24 @@ PAINTED: tuple[Painted, ...] = (
         ".w { position: relative; padding-top: 160px } .v { position: absolute; top: 0; left: 0; font: 150px/1"
         " monospace; letter-spacing: -4px; color: #fff; text-shadow: 0 110px 0 rgba(255,255,255,.2) }",
     ),
+    # The stroke of a block glyph far above, wide enough to reach the text.
+    _pair(
+        "text-stroke-veil",
+        f'<div class="w"><span class="v" aria-hidden="true">{_BLOCKS}</span><p id="t">{_TEXT}</p></div>',
+        ".w { position: relative; padding-top: 110px } .v { position: absolute; top: 0; left: 0; font: 100px/1"
+        " monospace; letter-spacing: 60px; color: transparent; -webkit-text-stroke: 120px rgba(255,255,255,.85) }",
+        ".w { position: relative; padding-top: 110px } .v { position: absolute; top: 0; left: 0; font: 100px/1"
+        " monospace; letter-spacing: 60px; color: transparent; -webkit-text-stroke: 120px rgba(255,255,255,.2) }",
+    ),
+    # A veil fixed to the viewport, met by text only once the reader scrolls to it.
+    _pair(
+        "fixed-veil",
+        f'<div class="v"></div><p id="t">{_TEXT}</p>',
+        ".v { position: fixed; top: 0; left: 0; width: 2px; height: 2px;"
+        " box-shadow: 0 0 0 1000px rgba(255,255,255,.85) } #t { margin-top: 2400px }",
+        ".v { position: fixed; top: 0; left: 0; width: 2px; height: 2px;"
+        " box-shadow: 0 0 0 1000px rgba(255,255,255,.2) } #t { margin-top: 2400px }",
+    ),
     # A white box above the text (white on white) whose drop shadow lands on the text.
     _pair(
         "drop-shadow-veil",
@@ -267,6 +286,8 @@ SWEPT = (
     "inner-outline-veil",
     "body-outline-veil",
     "text-shadow-veil",
+    "text-stroke-veil",
+    "fixed-veil",
     "drop-shadow-veil",
     "box-reflect-veil",
     "border-image-veil",
