@@ -248,9 +248,10 @@ function spillsOf(el, s, spills) {
   const shadow = s.boxShadow !== 'none';
   const outline = s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0;
   // Text shadows and strokes are inherited: counted once, on the element that sets them.
-  const above = el.parentElement ? getComputedStyle(el.parentElement) : null;
-  const textShadow = s.textShadow !== 'none' && (!above || above.textShadow !== s.textShadow);
   const decoration = decorationReach(s);
+  const above = el.parentElement && (s.textShadow !== 'none' || decoration > 0)
+    ? getComputedStyle(el.parentElement) : null;
+  const textShadow = s.textShadow !== 'none' && (!above || above.textShadow !== s.textShadow);
   const decorated = decoration > 0 && (!above || decorationReach(above) !== decoration
     || s.textDecorationLine !== 'none');
   const filter = s.filter !== 'none' && /(blur|drop-shadow|url)\(/.test(s.filter);
