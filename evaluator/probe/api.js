@@ -4,7 +4,7 @@ import {
 } from './audit.js';
 import { conditionBaseline, conditionDiffers } from './conditions.js';
 import {
-  contrastChoose, contrastClip, contrastNodes, contrastPixels, contrastScrollTo, contrastSeen, contrastSweep,
+  contrastBlocked, contrastChoose, contrastClip, contrastNodes, contrastPixels, contrastScrollTo, contrastSeen, contrastSweep,
   stylesDarkScheme,
 } from './contrast.js';
 import {
@@ -199,6 +199,7 @@ globalThis.__a11yProbe = Object.freeze({
   precedes: (a, b) => Boolean(element(a).compareDocumentPosition(element(b)) &
     (Node.DOCUMENT_POSITION_FOLLOWING | Node.DOCUMENT_POSITION_CONTAINED_BY)),
   // The pixel check of colour contrast (lm_eval_a11y/contrast.py, docs/contrast.md).
+  contrastBlocked,
   contrastChoose,
   contrastNodes,
   contrastSweep,

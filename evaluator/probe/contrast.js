@@ -140,7 +140,259 @@ function plainText(el, style, running) {
 // stacks: then no text of the page is plain.
 const FIRST = /:first-(line|letter)/i;
 
-function repaintsOthers(els) {
+// Paint that reaches past an element's border box (an outer or inset box shadow, an outline, a
+// text shadow, a blur or drop-shadow filter, a reflection, an outset border image) lies over or
+// under other elements' text where axe's element stacks, made of the boxes under a point, do not
+// see it. Each such paint is kept as the rectangle it can reach (viewport coordinates) and the
+// rectangle inside it that it leaves alone (or null); text whose own line boxes meet the paint is
+// not plain. spillsOf adds the element's paint to `spills`, and says true when its reach cannot be
+// bounded (an SVG filter, a 3D transform, a filtered element with hundreds of descendants): then
+// no text of the page is plain.
+function px(text) {
+  return (String(text).match(/-?[\d.]+(?:e-?\d+)?px/g) || []).map((v) => parseFloat(v));
+}
+
+// Split a computed list (box-shadow, text-shadow) at its top-level commas.
+function layers(text) {
+  const out = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text[i];
+    if (c === '(') {
+      depth += 1;
+    } else if (c === ')') {
+      depth -= 1;
+    } else if (c === ',' && depth === 0) {
+      out.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  out.push(text.slice(start));
+  return out;
+}
+
+// How much the element's transforms and zoom, its own and its ancestors', can stretch a length
+// along either axis of the viewport (the largest row sum of each 2D matrix), or Infinity.
+function stretch(el) {
+  let factor = 1;
+  for (let node = el; node && node.nodeType === 1; node = parentOf(node)) {
+    const s = getComputedStyle(node);
+    factor *= parseFloat(s.zoom) || 1;
+    if (s.scale && s.scale !== 'none') {
+      const [x, y = x] = s.scale.split(/\s+/).map((v) => Math.abs(parseFloat(v)) || 0);
+      factor *= Math.max(x, y, 1);
+    }
+    if (s.transform && s.transform !== 'none') {
+      let m;
+      try {
+        m = new DOMMatrixReadOnly(s.transform);
+      } catch {
+        return Infinity;
+      }
+      if (!m.is2D) {
+        return Infinity;
+      }
+      factor *= Math.max(Math.abs(m.a) + Math.abs(m.c), Math.abs(m.b) + Math.abs(m.d), 1);
+    }
+  }
+  return factor;
+}
+
+function grow(r, by) {
+  return { left: r.left - by, top: r.top - by, right: r.right + by, bottom: r.bottom + by };
+}
+
+function shift(r, dx, dy) {
+  return { left: r.left + dx, top: r.top + dy, right: r.right + dx, bottom: r.bottom + dy };
+}
+
+// The box of an element and of everything it draws (descendants overflowing it): what a filter or
+// a reflection starts from. Past a few hundred descendants, unbounded.
+function drawnBox(el) {
+  const r = el.getBoundingClientRect();
+  let out = { left: r.left, top: r.top, right: r.right, bottom: r.bottom };
+  const inner = el.querySelectorAll('*');
+  if (inner.length > 400) {
+    return null;
+  }
+  for (const child of inner) {
+    const c = child.getBoundingClientRect();
+    if (c.width > 0 || c.height > 0) {
+      out = { left: Math.min(out.left, c.left), top: Math.min(out.top, c.top),
+        right: Math.max(out.right, c.right), bottom: Math.max(out.bottom, c.bottom) };
+    }
+  }
+  return out;
+}
+
+// How far a decoration of the element's text (a thick or far-moved underline, a line-through,
+// emphasis marks, a stroke) reaches past its line boxes, or 0 for an ordinary one.
+function decorationReach(s) {
+  const size = parseFloat(s.fontSize) || 16;
+  let reach = 0;
+  if (s.textDecorationLine !== 'none') {
+    const thickness = parseFloat(s.textDecorationThickness) || 0;
+    const offset = Math.abs(parseFloat(s.textUnderlineOffset) || 0);
+    if (thickness > Math.max(3, 0.2 * size) || offset > 0.5 * size) {
+      reach = Math.max(reach, thickness + offset);
+    }
+  }
+  if (s.textEmphasisStyle && s.textEmphasisStyle !== 'none') {
+    reach = Math.max(reach, size);
+  }
+  return Math.max(reach, (parseFloat(s.webkitTextStrokeWidth) || 0) / 2);
+}
+
+function spillsOf(el, s, spills) {
+  const shadow = s.boxShadow !== 'none';
+  const outline = s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0;
+  // Text shadows and strokes are inherited: counted once, on the element that sets them.
+  const decoration = decorationReach(s);
+  const above = el.parentElement && (s.textShadow !== 'none' || decoration > 0)
+    ? getComputedStyle(el.parentElement) : null;
+  const textShadow = s.textShadow !== 'none' && (!above || above.textShadow !== s.textShadow);
+  const decorated = decoration > 0 && (!above || decorationReach(above) !== decoration
+    || s.textDecorationLine !== 'none');
+  const filter = s.filter !== 'none' && /(blur|drop-shadow|url)\(/.test(s.filter);
+  const reflect = (s.webkitBoxReflect || 'none') !== 'none';
+  const image = s.borderImageSource !== 'none';
+  if (!(shadow || outline || textShadow || decorated || filter || reflect || image)
+    || s.visibility !== 'visible' || el.getClientRects().length === 0) {
+    return false;
+  }
+  const k = stretch(el);
+  if (k === Infinity) {
+    return true;
+  }
+  const before = spills.length;
+  const r = el.getBoundingClientRect();
+  const box = { left: r.left, top: r.top, right: r.right, bottom: r.bottom };
+  if (shadow) {
+    const radius = Math.max(0, ...px(s.borderRadius)) * k;
+    for (const layer of layers(s.boxShadow)) {
+      const [dx = 0, dy = 0, blur = 0, spread = 0] = px(layer);
+      if (/\binset\b/.test(layer)) {
+        // Inside the padding box, a band as deep as the shadow reaches from each edge.
+        const depth = (Math.abs(dx) + Math.abs(dy) + Math.max(blur, 0) + Math.abs(spread)) * k;
+        spills.push({ outer: box, hole: grow(box, -(depth + radius)) });
+      } else {
+        // Outside the border box (and in its rounded corners).
+        const outer = grow(shift(box, dx * k, dy * k), (Math.max(blur, 0) + spread) * k);
+        spills.push({ outer, hole: grow(box, -radius) });
+      }
+    }
+  }
+  if (outline) {
+    const offset = (parseFloat(s.outlineOffset) || 0) * k;
+    const width = parseFloat(s.outlineWidth) * k;
+    // A focus ring (`auto`) is drawn a little past the width it is given.
+    const extra = s.outlineStyle === 'auto' ? 2 * k : 0;
+    spills.push({ outer: grow(box, offset + width + extra), hole: grow(box, Math.min(offset, 0) - extra) });
+  }
+  if (textShadow || decorated) {
+    // The element's text (and its descendants'), with room for glyphs drawn past their line boxes.
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    const t = range.getBoundingClientRect();
+    range.detach();
+    const text = grow({ left: t.left, top: t.top, right: t.right, bottom: t.bottom },
+      0.5 * (parseFloat(s.fontSize) || 16) * k);
+    if (textShadow) {
+      for (const layer of layers(s.textShadow)) {
+        const [dx = 0, dy = 0, blur = 0] = px(layer);
+        spills.push({ outer: grow(shift(text, dx * k, dy * k), Math.max(blur, 0) * k), hole: null });
+      }
+    }
+    if (decorated) {
+      spills.push({ outer: grow(text, decoration * k), hole: null });
+    }
+  }
+  if (filter || reflect) {
+    const drawn = drawnBox(el);
+    if (drawn === null || /url\(/.test(s.filter)) {
+      return true;
+    }
+    let reach = 0;
+    if (filter) {
+      for (const [, name, args] of s.filter.matchAll(/(blur|drop-shadow)\(((?:[^()]|\([^()]*\))*)\)/g)) {
+        const v = px(args);
+        reach += name === 'blur' ? 3 * (v[0] || 0) : Math.max(Math.abs(v[0] || 0), Math.abs(v[1] || 0)) + 3 * (v[2] || 0);
+      }
+    }
+    if (reflect) {
+      // Mirrored past one of its edges: at most its own size and the gap away.
+      reach += Math.max(drawn.right - drawn.left, drawn.bottom - drawn.top) + Math.abs(px(s.webkitBoxReflect)[0] || 0);
+    }
+    spills.push({ outer: grow(drawn, reach * k), hole: null });
+  }
+  if (image) {
+    const widths = [s.borderTopWidth, s.borderRightWidth, s.borderBottomWidth, s.borderLeftWidth].map(parseFloat);
+    const outset = Math.max(0, ...String(s.borderImageOutset).split(/\s+/)
+      .map((v) => (/px$/.test(v) ? parseFloat(v) : (parseFloat(v) || 0) * Math.max(...widths))));
+    spills.push({ outer: grow(box, outset * k), hole: null });
+  }
+  // Paint fixed to the viewport lies over whatever text is scrolled under it: a quarter of the
+  // viewport or more painted by it, and no text of the page is plain.
+  return spills.length > before && pinned(el)
+    && spills.slice(before).some(({ outer, hole }) => paintedInView(outer, hole) >= innerWidth * innerHeight / 4);
+}
+
+function pinned(el) {
+  for (let node = el; node && node.nodeType === 1; node = parentOf(node)) {
+    const position = getComputedStyle(node).position;
+    if (position === 'fixed' || position === 'sticky') {
+      return true;
+    }
+  }
+  return false;
+}
+
+function paintedInView(outer, hole) {
+  const area = (r) => Math.max(0, Math.min(r.right, innerWidth) - Math.max(r.left, 0))
+    * Math.max(0, Math.min(r.bottom, innerHeight) - Math.max(r.top, 0));
+  if (!hole) {
+    return area(outer);
+  }
+  const inner = { left: Math.max(outer.left, hole.left), top: Math.max(outer.top, hole.top),
+    right: Math.min(outer.right, hole.right), bottom: Math.min(outer.bottom, hole.bottom) };
+  return area(outer) - (inner.right > inner.left && inner.bottom > inner.top ? area(inner) : 0);
+}
+
+// Whether any of the spilled paint meets the element's own text (its line boxes, or its box for a
+// form control's value).
+function meetsSpill(el, spills) {
+  const rects = [];
+  const range = document.createRange();
+  for (const child of el.childNodes) {
+    if (child.nodeType === 3 && child.data.trim() !== '') {
+      range.selectNodeContents(child);
+      rects.push(...range.getClientRects());
+    }
+  }
+  range.detach();
+  if (rects.length === 0) {
+    rects.push(el.getBoundingClientRect());
+  }
+  for (const t of rects) {
+    for (const { outer, hole } of spills) {
+      const left = Math.max(t.left, outer.left);
+      const top = Math.max(t.top, outer.top);
+      const right = Math.min(t.right, outer.right);
+      const bottom = Math.min(t.bottom, outer.bottom);
+      if (right <= left || bottom <= top) {
+        continue;
+      }
+      if (hole && left >= hole.left && top >= hole.top && right <= hole.right && bottom <= hole.bottom) {
+        continue;
+      }
+      return true;
+    }
+  }
+  return false;
+}
+
+function repaintsOthers(els, spills) {
   for (const sheet of [...document.styleSheets, ...(document.adoptedStyleSheets || [])]) {
     let rules;
     try {
@@ -159,6 +411,9 @@ function repaintsOthers(els) {
     if (s.backdropFilter !== 'none' || s.mixBlendMode !== 'normal') {
       return true;
     }
+    if (spillsOf(el, s, spills)) {
+      return true;
+    }
     for (const pseudo of ['::before', '::after']) {
       const p = getComputedStyle(el, pseudo);
       if (p.content === 'none' || p.content === 'normal') {
@@ -166,7 +421,10 @@ function repaintsOthers(els) {
       }
       if (rgba(p.backgroundColor)[3] > 0 || p.backgroundImage !== 'none' || p.backdropFilter !== 'none'
         || p.boxShadow !== 'none' || p.filter !== 'none' || p.mixBlendMode !== 'normal'
-        || (p.maskImage || p.webkitMaskImage || 'none') !== 'none') {
+        || (p.maskImage || p.webkitMaskImage || 'none') !== 'none'
+        || (p.outlineStyle !== 'none' && parseFloat(p.outlineWidth) > 0)
+        || (p.textShadow !== 'none' && /[^\s"']/.test(p.content.replace(/^"|"$/g, '')))
+        || (p.webkitBoxReflect || 'none') !== 'none' || p.borderImageSource !== 'none') {
         return true;
       }
     }
@@ -191,7 +449,10 @@ export function contrastSweep(limit, screens, beyond) {
   PAINTS_ALONE.clear();
   const running = runningTargets();
   const all = document.body ? [...document.body.querySelectorAll('*')] : [];
-  const anyPlain = !repaintsOthers(all);
+  const spills = [];
+  // The root and the body paint over and under everything too (an inward outline on the body).
+  const roots = [document.documentElement, document.body].filter(Boolean);
+  const anyPlain = !roots.some((el) => spillsOf(el, getComputedStyle(el), spills)) && !repaintsOthers(all, spills);
   const found = [];
   let plain = 0;
   for (const el of all) {
@@ -203,7 +464,7 @@ export function contrastSweep(limit, screens, beyond) {
       continue;
     }
     if (drawsText(el)) {
-      if (anyPlain && plainText(el, style, running)) {
+      if (anyPlain && plainText(el, style, running) && !(spills.length > 0 && meetsSpill(el, spills))) {
         plain += 1;
       } else {
         found.push(el);
@@ -257,6 +518,76 @@ function rgba(text) {
     colours.set(text, colour);
   }
   return colour;
+}
+
+// The images this sample asked for and never got (requests the evaluator blocked: it renders
+// offline), and whether that list was cut short. Text over such an image is painted on the colour
+// under it instead: its pixels can fail it (a reader whose images do not load sees just that) but
+// not pass it (a reader whose browser loads the image sees something else).
+let blockedImages = { urls: new Set(), prefixes: [], all: false };
+
+export function contrastBlocked(urls, full) {
+  const whole = urls.filter((url) => url.length < 300);
+  // The event log keeps 300 characters of a URL: a longer one is matched by its start.
+  blockedImages = { urls: new Set(whole), prefixes: urls.filter((url) => url.length >= 300), all: Boolean(full) };
+  return urls.length;
+}
+
+function neverLoaded(url) {
+  const bare = url.split('#')[0];
+  if (/^(data|blob|about):/i.test(bare)) {
+    return false;
+  }
+  // Past the log's limit any image from the network may be one more blocked request.
+  return blockedImages.all || blockedImages.urls.has(url) || blockedImages.urls.has(bare)
+    || blockedImages.prefixes.some((prefix) => url.startsWith(prefix));
+}
+
+const URL_IN_CSS = /url\("((?:[^"\\]|\\.)*)"\)/g;
+
+function imageMissing(node) {
+  if (node.localName === 'img' || node.localName === 'input') {
+    const src = node.currentSrc || node.src || '';
+    if (src && neverLoaded(src)) {
+      return true;
+    }
+  }
+  for (const pseudo of [null, '::before', '::after']) {
+    const image = getComputedStyle(node, pseudo).backgroundImage;
+    if (image && image !== 'none') {
+      for (const [, url] of image.matchAll(URL_IN_CSS)) {
+        if (neverLoaded(url.replace(/\\(.)/g, '$1'))) {
+          return true;
+        }
+      }
+    }
+  }
+  return false;
+}
+
+// Whether an image that never loaded lies under the text: on it or an ancestor, down to the first
+// opaque background, or on an element under the middle of one of its boxes in view.
+function overMissingImage(el, boxes) {
+  if (!blockedImages.all && blockedImages.urls.size === 0 && blockedImages.prefixes.length === 0) {
+    return false;
+  }
+  for (let node = el; node && node.nodeType === 1; node = parentOf(node)) {
+    if (imageMissing(node)) {
+      return true;
+    }
+    if (rgba(getComputedStyle(node).backgroundColor)[3] >= 1) {
+      break;
+    }
+  }
+  for (const b of boxes) {
+    const x = b.x + b.width / 2;
+    const y = b.y + b.height / 2;
+    if (x >= 0 && y >= 0 && x < innerWidth && y < innerHeight
+      && el.getRootNode().elementsFromPoint(x, y).some(imageMissing)) {
+      return true;
+    }
+  }
+  return false;
 }
 
 // What the pixel check needs to know about one node now: its text's line boxes (viewport
@@ -374,6 +705,7 @@ function contrastDescribe(seen, running) {
     fixed,
     blended,
     covered: covered(el, inDoc),
+    missing_image: overMissingImage(el, inDoc),
     boxes: inDoc,
   };
 }
@@ -579,7 +911,7 @@ export async function contrastPixels(pngs, clip, indices, isolating = false) {
     }
     nodes.push({
       index, colour: d.colour, alpha: d.alpha, font_size: d.font_size, large: d.large, blended: d.blended,
-      covered: d.covered, boxes,
+      covered: d.covered, missing_image: d.missing_image, boxes,
     });
   }
   const all = new Uint8Array(size);

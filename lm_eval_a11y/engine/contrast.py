@@ -32,6 +32,7 @@ from lm_eval_a11y.contrast import CONTRAST_RULE, decide, has_contrast_nodes, mea
 from lm_eval_a11y.engine.paint import isolated_captures, release, style_sheet
 from lm_eval_a11y.engine.recall import Recall
 from lm_eval_a11y.engine.session import Session
+from lm_eval_a11y.engine.tab import _MAX_EVENTS as EVENTS_KEPT
 from lm_eval_a11y.engine.tab import Tab
 from lm_eval_a11y.observation import ContrastAudit, ContrastNode
 from lm_eval_a11y.painted import measure_painted
@@ -120,6 +121,17 @@ def _with_isolation(own: dict[str, Any], painted: dict[str, Any], node: dict[str
     return own
 
 
+def _fallback_only(result: dict[str, Any], node: dict[str, Any]) -> dict[str, Any]:
+    """Text over an image that never loaded here (a blocked request) is painted on the colour
+    under the image: that can fail it (a reader without the image sees exactly that), but a
+    pass there says nothing of the text over the image a reader's browser loads."""
+    if not node.get("missing_image") or result.get("ratio") is None:
+        return result
+    if float(result["ratio"]) < required_ratio(bool(node.get("large"))):
+        return {**result, "fallback": True}
+    return {"unmeasurable": "the text lies over an image that did not load here (a blocked request)"}
+
+
 def _unpack(shot: dict[str, Any]) -> dict[int, tuple[dict[str, Any], list[npt.NDArray[np.uint8]]]]:
     """contrastPixels' answer: each node's description and, per line box, its crops stacked
     (page, then the isolated captures), RGB."""
@@ -170,6 +182,10 @@ async def _measure(
     # Text that is fading or sliding in is measured as a person reads it, once its animation has
     # ended: axe may have run mid-way (a message a timer shows while a state is being audited).
     await session.probe("settle", 0)
+    # Images the page asked for and never got: the pixels of text over them can only fail it.
+    blocked = list(tab.events.blocked_requests)
+    if blocked:
+        await session.probe("contrastBlocked", blocked, len(blocked) >= EVENTS_KEPT)
     if sweep:
         await session.probe("contrastSweep", SWEEP_NODES, SWEEP_SCREENS, SWEEP_BEYOND)
     listing: dict[str, Any] = await session.probe("contrastNodes", MAX_NODES)
@@ -236,6 +252,7 @@ async def _measure(
                     own = _with_isolation(own, measure_painted(stacks, described), described)
                 else:
                     own = measure_text([s[0] for s in stacks], described)
+                own = _fallback_only(own, described)
                 measured[index] = own
                 if len(pngs) > 1 and not described.get("unmeasurable"):
                     recall.keep(by_index[index], described, [s[0] for s in stacks], own)
@@ -264,6 +281,8 @@ async def _measure(
             pixel = "pass" if float(ratio) >= required else "fail"
             bg = result.get("background") or []
             note = f"worst background under the glyphs rgb({', '.join(str(c) for c in bg)})"
+            if result.get("fallback"):
+                note += ", the colour under an image that did not load here (a blocked request)"
         else:
             pixel, ratio = "unmeasurable", None
         decided, decided_by = decide(node["kind"], pixel)

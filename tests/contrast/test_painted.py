@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import pytest
 
 from lm_eval_a11y.engine import contrast as engine_contrast
+from lm_eval_a11y.engine import paint as engine_paint
 from lm_eval_a11y.engine.evaluator import Evaluator
 from lm_eval_a11y.scoring import score_observation
 
@@ -44,6 +45,7 @@ def _pair(name: str, body: str, style_bad: str, style_good: str, body_good: str 
 
 
 _TEXT = "Payments are due on the first day of each month."
+_BLOCKS = "\u2588" * 6  # full blocks: glyphs that fill their box
 
 PAINTED: tuple[Painted, ...] = (
     # filter on the text: black text made pale, or the whole box pulled towards grey.
@@ -142,6 +144,104 @@ PAINTED: tuple[Painted, ...] = (
         '.w { position: relative } .v::after { content: ""; position: absolute; inset: 0;'
         " background: rgba(255,255,255,.2); pointer-events: none }",
     ),
+    # Paint another element spills past its own box over the text: axe's stacks hold the
+    # elements whose boxes lie under a point, not the shadow, outline or reflection around them.
+    _pair(
+        "box-shadow-veil",
+        f'<div class="w"><span class="v"></span><p id="t">{_TEXT}</p></div>',
+        ".w { position: relative; padding-top: 40px } .v { position: absolute; top: 0; left: 0; width: 2px;"
+        " height: 2px; box-shadow: 0 0 0 480px rgba(255,255,255,.85) }",
+        ".w { position: relative; padding-top: 40px } .v { position: absolute; top: 0; left: 0; width: 2px;"
+        " height: 2px; box-shadow: 0 0 0 480px rgba(255,255,255,.2) }",
+    ),
+    # The same spilled paint under the text: a dark shadow behind dark text.
+    _pair(
+        "box-shadow-under",
+        f'<div class="w"><div class="v"></div><p id="t">{_TEXT}</p></div>',
+        ".v { width: 2px; height: 2px; box-shadow: 0 0 0 480px rgba(0,0,0,.85) }",
+        ".v { width: 2px; height: 2px; box-shadow: 0 0 0 480px rgba(0,0,0,.2) }",
+    ),
+    _pair(
+        "outline-veil",
+        f'<div class="w"><span class="v"></span><p id="t">{_TEXT}</p></div>',
+        ".w { position: relative; padding-top: 40px } .v { position: absolute; top: 0; left: 0; width: 2px;"
+        " height: 2px; outline: 480px solid rgba(255,255,255,.85) }",
+        ".w { position: relative; padding-top: 40px } .v { position: absolute; top: 0; left: 0; width: 2px;"
+        " height: 2px; outline: 480px solid rgba(255,255,255,.2) }",
+    ),
+    # The text's container draws its outline inwards, over its own content.
+    _pair(
+        "inner-outline-veil",
+        f'<div class="w"><p id="t">{_TEXT}</p></div>',
+        ".w { padding: 8px 8px 60px; outline: 30px solid rgba(255,255,255,.85); outline-offset: -30px }"
+        " #t { margin: 0 }",
+        ".w { padding: 8px 8px 60px; outline: 30px solid rgba(255,255,255,.2); outline-offset: -30px }"
+        " #t { margin: 0 }",
+    ),
+    # The body's own outline, drawn inwards over the whole page.
+    _pair(
+        "body-outline-veil",
+        f'<p id="t">{_TEXT}</p>',
+        "body { outline: 200px solid rgba(255,255,255,.85); outline-offset: -200px }",
+        "body { outline: 200px solid rgba(255,255,255,.2); outline-offset: -200px }",
+    ),
+    # A block glyph far above, whose shadow lands on the text.
+    _pair(
+        "text-shadow-veil",
+        f'<div class="w"><span class="v" aria-hidden="true">\u2588\u2588\u2588\u2588\u2588</span>'
+        f'<p id="t">{_TEXT}</p></div>',
+        ".w { position: relative; padding-top: 160px } .v { position: absolute; top: 0; left: 0; font: 150px/1"
+        " monospace; letter-spacing: -4px; color: #fff; text-shadow: 0 110px 0 rgba(255,255,255,.85) }",
+        ".w { position: relative; padding-top: 160px } .v { position: absolute; top: 0; left: 0; font: 150px/1"
+        " monospace; letter-spacing: -4px; color: #fff; text-shadow: 0 110px 0 rgba(255,255,255,.2) }",
+    ),
+    # The stroke of a block glyph far above, wide enough to reach the text.
+    _pair(
+        "text-stroke-veil",
+        f'<div class="w"><span class="v" aria-hidden="true">{_BLOCKS}</span><p id="t">{_TEXT}</p></div>',
+        ".w { position: relative; padding-top: 110px } .v { position: absolute; top: 0; left: 0; font: 100px/1"
+        " monospace; letter-spacing: 60px; color: transparent; -webkit-text-stroke: 120px rgba(255,255,255,.85) }",
+        ".w { position: relative; padding-top: 110px } .v { position: absolute; top: 0; left: 0; font: 100px/1"
+        " monospace; letter-spacing: 60px; color: transparent; -webkit-text-stroke: 120px rgba(255,255,255,.2) }",
+    ),
+    # A veil fixed to the viewport, met by text only once the reader scrolls to it.
+    _pair(
+        "fixed-veil",
+        f'<div class="v"></div><p id="t">{_TEXT}</p>',
+        ".v { position: fixed; top: 0; left: 0; width: 2px; height: 2px;"
+        " box-shadow: 0 0 0 1000px rgba(255,255,255,.85) } #t { margin-top: 2400px }",
+        ".v { position: fixed; top: 0; left: 0; width: 2px; height: 2px;"
+        " box-shadow: 0 0 0 1000px rgba(255,255,255,.2) } #t { margin-top: 2400px }",
+    ),
+    # A white box above the text (white on white) whose drop shadow lands on the text.
+    _pair(
+        "drop-shadow-veil",
+        f'<div class="w"><div class="v"></div><p id="t">{_TEXT}</p></div>',
+        ".w { position: relative; padding-top: 100px } .v { position: absolute; top: 0; left: 0; right: 0;"
+        " height: 80px; background: #fff; filter: drop-shadow(0 100px 0 rgba(255,255,255,.85)) }",
+        ".w { position: relative; padding-top: 100px } .v { position: absolute; top: 0; left: 0; right: 0;"
+        " height: 80px; background: #fff; filter: drop-shadow(0 100px 0 rgba(255,255,255,.2)) }",
+    ),
+    # A translucent white box above the text, reflected down over it.
+    _pair(
+        "box-reflect-veil",
+        f'<div class="w"><div class="v"></div><p id="t">{_TEXT}</p></div>',
+        ".w { position: relative; padding-top: 100px } .v { position: absolute; top: 0; left: 0; right: 0;"
+        " height: 80px; background: rgba(255,255,255,.85); -webkit-box-reflect: below 20px }",
+        ".w { position: relative; padding-top: 100px } .v { position: absolute; top: 0; left: 0; right: 0;"
+        " height: 80px; background: rgba(255,255,255,.2); -webkit-box-reflect: below 20px }",
+    ),
+    # A tiny box whose border image, pushed outwards and filled, covers the text.
+    _pair(
+        "border-image-veil",
+        f'<div class="w"><span class="v"></span><p id="t">{_TEXT}</p></div>',
+        ".w { position: relative; padding-top: 40px } .v { position: absolute; top: 0; left: 0; width: 2px;"
+        " height: 2px; border: 1px solid transparent; border-image:"
+        " linear-gradient(rgba(255,255,255,.85), rgba(255,255,255,.85)) 1 fill / 1px / 480px }",
+        ".w { position: relative; padding-top: 40px } .v { position: absolute; top: 0; left: 0; width: 2px;"
+        " height: 2px; border: 1px solid transparent; border-image:"
+        " linear-gradient(rgba(255,255,255,.2), rgba(255,255,255,.2)) 1 fill / 1px / 480px }",
+    ),
     # Text axe leaves out as part of a disabled widget, in a wrapper that disables nothing.
     _pair(
         "aria-disabled",
@@ -180,6 +280,17 @@ SWEPT = (
     "pseudo-overlay",
     "aria-disabled",
     "mask",
+    "box-shadow-veil",
+    "box-shadow-under",
+    "outline-veil",
+    "inner-outline-veil",
+    "body-outline-veil",
+    "text-shadow-veil",
+    "text-stroke-veil",
+    "fixed-veil",
+    "drop-shadow-veil",
+    "box-reflect-veil",
+    "border-image-veil",
 )
 BY_NAME = {p.name: p for p in PAINTED}
 
@@ -211,3 +322,81 @@ def test_without_isolation_the_attack_passes(evaluator: Evaluator, name: str, mo
 def test_constructions_not_reached_yet(evaluator: Evaluator, name: str) -> None:
     (obs,) = evaluator.evaluate_many([(None, BY_NAME[name].bad)])
     assert not score_observation(obs).passed
+
+
+# Shadows and outlines as ordinary pages draw them, none reaching another element's text.
+_ORDINARY = _page(
+    '<nav class="bar"><a href="#plans">Plans</a> <a href="#help">Help</a></nav>'
+    '<section class="card" id="plans"><h2>Basic plan</h2><p>Ten projects and a shared inbox.</p>'
+    "<button>Choose the basic plan</button></section>"
+    '<p id="help">Questions? Write to the help desk.</p>',
+    ".bar { padding: 12px; box-shadow: 0 1px 3px rgba(0,0,0,.2) }"
+    " .card { margin: 24px 0; padding: 16px; border-radius: 8px; box-shadow: 0 4px 12px rgba(0,0,0,.15) }"
+    " button { font: inherit; outline: 2px solid #005fcc; outline-offset: 2px }",
+)
+
+
+def test_paint_that_meets_no_text_keeps_the_page_plain(evaluator: Evaluator, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cost: a soft card shadow and a button's outline make no text measured (no capture is
+    taken), while the same page with a veil over its text is measured."""
+    taken: list[int] = []
+    real = engine_paint.isolated_captures
+
+    async def counted(*args: object, **kwargs: object) -> list[str]:
+        taken.append(1)
+        return await real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(engine_contrast, "isolated_captures", counted)
+    (plain,) = evaluator.evaluate_many([(None, _ORDINARY)])
+    assert plain.status == "ok" and score_observation(plain).passed
+    assert taken == []
+    veiled = _ORDINARY.replace(
+        "</style>", " .card { position: relative; box-shadow: 0 0 0 80px rgba(255,255,255,.85) }</style>"
+    )
+    (obs,) = evaluator.evaluate_many([(None, veiled)])
+    assert taken and not score_observation(obs).passed
+
+
+# A dark image (a 4x4 SVG of #222) as a data: URL: it always loads.
+_DARK_IMAGE = (
+    "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='4' height='4'%3E"
+    "%3Crect width='4' height='4' fill='%23222222'/%3E%3C/svg%3E"
+)
+
+
+def _hero(image: str, colour: str = "#eee") -> str:
+    return _page(
+        f'<div class="hero"><p id="t">{_TEXT}</p></div>',
+        f'.hero {{ padding: 20px; background: #222 url("{image}") center / cover }} #t {{ color: {colour} }}',
+    )
+
+
+def test_an_image_that_never_loaded_passes_no_text(evaluator: Evaluator) -> None:
+    """Offline the image is blocked and the dark fallback colour is painted instead, on which
+    the pale text reads well; a visitor's browser loads the image, which may be light. The pixels
+    cannot pass that text: it stays axe's "can't tell" (undecided, which fails no sample). Text
+    that fails even on the fallback fails (a reader whose images do not load sees just that), so
+    an image that never loads hides no failure. The same image as a data: URL loads and is
+    measured."""
+    blocked, dim, loaded = evaluator.evaluate_many(
+        [
+            (None, _hero("https://img.invalid/bg.png")),
+            (None, _hero("https://img.invalid/bg.png", "#444")),
+            (None, _hero(_DARK_IMAGE)),
+        ]
+    )
+    assert blocked.status == dim.status == loaded.status == "ok", (blocked.error, dim.error, loaded.error)
+    assert "https://img.invalid/bg.png" in blocked.events.blocked_requests
+    assert blocked.contrast is not None and dim.contrast is not None and loaded.contrast is not None
+    (node,) = [n for n in blocked.contrast.nodes if n.target == ("#t",)]
+    assert (node.axe, node.pixel, node.decided) == ("incomplete", "unmeasurable", "incomplete"), node
+    assert "did not load" in node.note, node
+    score = score_observation(blocked)
+    assert score.contrast_incomplete == 1 and score.contrast_resolved_pass == 0, score
+    (failing,) = [n for n in dim.contrast.nodes if n.target == ("#t",)]
+    assert (failing.axe, failing.pixel, failing.decided) == ("incomplete", "fail", "fail"), failing
+    assert "did not load" in failing.note, failing
+    assert not score_observation(dim).passed
+    (twin,) = [n for n in loaded.contrast.nodes if n.target == ("#t",)]
+    assert (twin.axe, twin.pixel, twin.decided) == ("incomplete", "pass", "pass"), twin
+    assert score_observation(loaded).passed
