@@ -408,18 +408,36 @@ function runningTargets() {
   return targets;
 }
 
+// `count` of `list`'s items chosen at random (crypto random: the page cannot predict them), in
+// the list's order; the whole list when it has no more.
+function randomSample(list, count) {
+  if (list.length <= count) {
+    return list;
+  }
+  const keys = new Uint32Array(list.length);
+  crypto.getRandomValues(keys);
+  const order = [...list.keys()].sort((a, b) => keys[a] - keys[b]).slice(0, count).sort((a, b) => a - b);
+  return order.map((i) => list[i]);
+}
+
 // The nodes of the last axe run as the Python side plans its captures: boxes in document
 // coordinates (viewport ones for fixed and sticky text, which moves with the viewport).
 export function contrastNodes(limit) {
   const running = runningTargets();
   const axeNodes = contrastSeen.filter((seen) => seen.kind !== 'pass');
-  // axe's nodes past the limit leave the list (they keep axe's answer); the swept text stays.
-  contrastSeen = [...axeNodes.slice(0, limit), ...contrastSeen.filter((seen) => seen.kind === 'pass')];
+  // Past the limit, which of axe's nodes are measured is drawn at random, not taken in document
+  // order: the page cannot put its failure where the check never looks. The rest leave the list
+  // (they keep axe's answer and are counted); the swept text stays.
+  const kept = randomSample(axeNodes, limit);
+  contrastSeen = [...kept, ...contrastSeen.filter((seen) => seen.kind === 'pass')];
+  const count = (list, kind) => list.filter((seen) => seen.kind === kind).length;
   return {
     scroll: [scrollX, scrollY],
     document: [document.documentElement.scrollWidth, document.documentElement.scrollHeight],
     total: axeNodes.length,
-    violations: axeNodes.filter((seen) => seen.kind === 'violation').length,
+    violations: count(axeNodes, 'violation'),
+    left_violations: count(axeNodes, 'violation') - count(kept, 'violation'),
+    left_incomplete: count(axeNodes, 'incomplete') - count(kept, 'incomplete'),
     nodes: contrastSeen.map((seen, index) => {
       const d = contrastDescribe(seen, running);
       const node = {
