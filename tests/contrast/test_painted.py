@@ -242,7 +242,9 @@ def test_the_nodes_measured_past_the_limit_are_drawn_at_random(
     html = _decoys(11, "#dcdcdc")
     # The pale line is drawn in half the runs: all 12 missing it has a chance of 1 in 4096.
     runs = evaluator.evaluate_many([(None, html)] * 12)
-    seen = [any(n.target == ("#t",) and n.decided == "fail" for n in obs.contrast.nodes) for obs in runs if obs.contrast]
+    seen = [
+        any(n.target == ("#t",) and n.decided == "fail" for n in obs.contrast.nodes) for obs in runs if obs.contrast
+    ]
     assert len(seen) == 12 and any(seen), seen
     assert all(obs.contrast is not None and obs.contrast.unmeasured_incomplete == 6 for obs in runs)
     assert not any(score_observation(obs).passed for obs in runs)
