@@ -210,8 +210,10 @@ async def _measure(
                 "height": clip["height"],
             }
             page_png = await tab.capture_png(page_clip)
-            if isolate and recall and all(
-                recall.knows(by_index[i]) for i in screen.indices if not by_index[i].get("unmeasurable")
+            if (
+                isolate
+                and recall
+                and all(recall.knows(by_index[i]) for i in screen.indices if not by_index[i].get("unmeasurable"))
             ):
                 # Text painted exactly as when it was last measured keeps that measurement.
                 shot = await session.probe("contrastPixels", [page_png], clip, list(screen.indices), True)
