@@ -112,7 +112,7 @@ def score_observation(obs: Observation) -> SampleScore:
         reasons.append(f"content could not be audited: {what}")
     # Text axe could not tell on that the pixel check had no room or time to measure: a page could
     # hide its failure among readable decoys, so the contrast there is undecided, not passed.
-    unreached = audit.unreached_incomplete if audit is not None and audit.error is None else 0
+    unreached = audit.unaudited_incomplete if audit is not None and audit.error is None else 0
     if unreached:
         reasons.append(
             f"content could not be audited: colour contrast of {unreached} node(s) axe could not tell on,"

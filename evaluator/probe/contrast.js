@@ -261,8 +261,10 @@ function rgba(text) {
 
 // What the pixel check needs to know about one node now: its text's line boxes (viewport
 // coordinates), its text colour and how it is composited, its size class, or why its pixels
-// cannot say anything.
-function contrastDescribe(seen, running) {
+// cannot say anything. Text under a running animation (one the settle did not see end: endless,
+// or longer than its cap) is measured as painted at the moment of its capture; a page that
+// repaints while it is captured is caught on the pixels (painted.py) and leaves the text undecided.
+function contrastDescribe(seen) {
   if (seen.el === undefined) {
     try {
       seen.el = axe.utils.shadowSelect(seen.selector);
@@ -299,9 +301,6 @@ function contrastDescribe(seen, running) {
     alpha *= parseFloat(s.opacity);
     if (s.mixBlendMode !== 'normal' || s.filter !== 'none') {
       blended = true;
-    }
-    if (running.has(node)) {
-      return { ...out, unmeasurable: 'the text or an element around it is animated' };
     }
     if (s.position === 'fixed' || s.position === 'sticky') {
       fixed = true;
@@ -423,7 +422,6 @@ function randomSample(list, count) {
 // The nodes of the last axe run as the Python side plans its captures: boxes in document
 // coordinates (viewport ones for fixed and sticky text, which moves with the viewport).
 export function contrastNodes(limit) {
-  const running = runningTargets();
   const axeNodes = contrastSeen.filter((seen) => seen.kind !== 'pass');
   // Past the limit, which of axe's nodes are measured is drawn at random, not taken in document
   // order: the page cannot put its failure where the check never looks. The rest leave the list
@@ -439,7 +437,7 @@ export function contrastNodes(limit) {
     left_violations: count(axeNodes, 'violation') - count(kept, 'violation'),
     left_incomplete: count(axeNodes, 'incomplete') - count(kept, 'incomplete'),
     nodes: contrastSeen.map((seen, index) => {
-      const d = contrastDescribe(seen, running);
+      const d = contrastDescribe(seen);
       const node = {
         index,
         kind: seen.kind,
@@ -462,10 +460,9 @@ export function contrastNodes(limit) {
 
 // The part of the viewport the given nodes' text covers now, in whole pixels, or null.
 export function contrastClip(indices) {
-  const running = runningTargets();
   const boxes = [];
   for (const index of indices) {
-    const d = contrastDescribe(contrastSeen[index], running);
+    const d = contrastDescribe(contrastSeen[index]);
     if (d.boxes) {
       boxes.push(...d.boxes);
     }
@@ -558,14 +555,13 @@ export async function contrastPixels(pngs, clip, indices, isolating = false) {
   }
   const { width, height } = images[0];
   const isolated = images.length > 1 || isolating;
-  const running = runningTargets();
   // Only the text's line boxes go back (RGBA, row by row): a screen's worth is megabytes, and
   // it travels through the driver to Python.
   const nodes = [];
   const crops = [];
   let size = 0;
   for (const index of indices) {
-    const d = contrastDescribe(contrastSeen[index], running);
+    const d = contrastDescribe(contrastSeen[index]);
     let why = d.unmeasurable;
     if (!why && !isolated && d.blended) {
       why = 'the text is blended or filtered (mix-blend-mode, filter)';

@@ -268,7 +268,7 @@ async def _condition_contrast(
         axe_violations=(*base.axe_violations, (condition.name, violations)),
         unmeasured_violations=base.unmeasured_violations + more_v,
         unmeasured_incomplete=base.unmeasured_incomplete + more_i,
-        unreached_incomplete=base.unreached_incomplete + left,
+        unaudited_incomplete=base.unaudited_incomplete + left,
     )
 
 

@@ -112,6 +112,8 @@ def _with_isolation(own: dict[str, Any], painted: dict[str, Any], node: dict[str
     a colour that appears nowhere in the pixels), and overrule a pass of its own when they find
     the painted text failing (a dark rule beside pale glyphs is not their background)."""
     if painted.get("ratio") is None:
+        if own.get("ratio") is None and painted.get("repainted"):
+            return painted  # neither measured, and the page moved while it was captured
         return own if own.get("ratio") is not None or not node.get("blended") else painted
     if own.get("ratio") is None or node.get("blended") or node.get("covered"):
         return painted
@@ -254,6 +256,7 @@ async def _measure(
             with contextlib.suppress(Exception):  # a crashed page is reported by the caller
                 await release(tab)
     out: list[ContrastNode] = []
+    repainted = 0  # axe's "can't tell" nodes whose page repainted while they were captured
     for node in nodes:
         index = int(node["index"])
         large = node.get("large")
@@ -273,6 +276,9 @@ async def _measure(
             note = f"worst background under the glyphs rgb({', '.join(str(c) for c in bg)})"
         else:
             pixel, ratio = "unmeasurable", None
+            # A page that moves while it is captured (an endless animation, a timer, animation
+            # frames) could keep its text from ever being measured: that text is not audited.
+            repainted += bool(result.get("repainted")) and node["kind"] == "incomplete"
         decided, decided_by = decide(node["kind"], pixel)
         if node["kind"] == "pass" and decided == "pass":
             continue  # swept text that holds: not worth a record
@@ -293,7 +299,7 @@ async def _measure(
         )
     extra_violations = int(listing["left_violations"])
     extra_incomplete = int(listing["left_incomplete"])
-    unreached = extra_incomplete + sum(
+    unreached = extra_incomplete + repainted + sum(
         1 for node in nodes if node["kind"] == "incomplete" and int(node["index"]) in left_over | late
     )
     return out, int(listing["violations"]), extra_violations, extra_incomplete, unreached, scrolled
@@ -372,7 +378,7 @@ async def audit_contrast(
         axe_violations=tuple(counts),
         unmeasured_violations=extra_v,
         unmeasured_incomplete=extra_i,
-        unreached_incomplete=unreached,
+        unaudited_incomplete=unreached,
         styles_dark_scheme=dark,
         error=error,
     )

@@ -184,12 +184,12 @@ def test_can_t_tell_nodes_the_check_did_not_reach_leave_the_sample_undecided() -
         nodes=(_node("#c", "incomplete", "pass"),),
         axe_violations=(("light", 0),),
         unmeasured_incomplete=20,
-        unreached_incomplete=20,
+        unaudited_incomplete=20,
     )
     score = score_observation(_obs(incomplete=(_finding("color-contrast", ["#c"], node_count=21),), audit=audit))
     assert not score.passed and score.axe_failures == 0
     assert any("20 node(s) axe could not tell on" in r for r in score.reasons), score.reasons
-    assert score_observation(_obs(audit=replace(audit, unreached_incomplete=0))).passed
+    assert score_observation(_obs(audit=replace(audit, unaudited_incomplete=0))).passed
 
 
 @pytest.mark.parametrize(("dark", "expected"), [(False, 2), (True, 3)])
