@@ -299,8 +299,10 @@ async def _measure(
         )
     extra_violations = int(listing["left_violations"])
     extra_incomplete = int(listing["left_incomplete"])
-    unreached = extra_incomplete + repainted + sum(
-        1 for node in nodes if node["kind"] == "incomplete" and int(node["index"]) in left_over | late
+    unreached = (
+        extra_incomplete
+        + repainted
+        + sum(1 for node in nodes if node["kind"] == "incomplete" and int(node["index"]) in left_over | late)
     )
     return out, int(listing["violations"]), extra_violations, extra_incomplete, unreached, scrolled
 
