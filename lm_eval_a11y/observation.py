@@ -156,6 +156,9 @@ class ContrastAudit:
     the page styles a dark scheme). ``axe_violations`` counts, per scheme, the nodes axe's
     ``color-contrast`` rule failed in that audit; those past the measuring limit are in
     ``unmeasured_violations`` and ``unmeasured_incomplete`` and keep axe's answer.
+    ``unaudited_incomplete`` counts axe's "can't tell" nodes the check did not reach (past its
+    node limit, its screens or its share of the time): their contrast is not audited, and the
+    sample does not pass on them.
     """
 
     schemes: tuple[str, ...] = ("light",)
@@ -163,6 +166,7 @@ class ContrastAudit:
     axe_violations: tuple[tuple[str, int], ...] = ()
     unmeasured_violations: int = 0
     unmeasured_incomplete: int = 0
+    unaudited_incomplete: int = 0
     styles_dark_scheme: bool = False
     error: str | None = None
 
@@ -445,6 +449,7 @@ def _contrast(data: dict[str, Any]) -> ContrastAudit:
         axe_violations=tuple((str(k), int(v)) for k, v in data.get("axe_violations", ())),
         unmeasured_violations=int(data.get("unmeasured_violations", 0)),
         unmeasured_incomplete=int(data.get("unmeasured_incomplete", 0)),
+        unaudited_incomplete=int(data.get("unaudited_incomplete", 0)),
         styles_dark_scheme=bool(data.get("styles_dark_scheme", False)),
         error=data.get("error"),
     )

@@ -122,5 +122,5 @@ def measure_painted(stacks: list[Stack], node: dict[str, Any]) -> dict[str, Any]
     at = int(np.argsort(every)[len(every) // 2])
     worst = (float(every[at]), tuple(int(c) for c in np.concatenate(backgrounds)[at]))
     if outside and drift > _DRIFT * outside:
-        return {"unmeasurable": "the page repainted around the text while it was measured"}
+        return {"unmeasurable": "the page repainted around the text while it was measured", "repainted": True}
     return {"ratio": worst[0], "background": list(worst[1]), "glyph_pixels": cores, "glyph_cores": True}

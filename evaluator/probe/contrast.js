@@ -592,8 +592,10 @@ function overMissingImage(el, boxes) {
 
 // What the pixel check needs to know about one node now: its text's line boxes (viewport
 // coordinates), its text colour and how it is composited, its size class, or why its pixels
-// cannot say anything.
-function contrastDescribe(seen, running) {
+// cannot say anything. Text under a running animation (one the settle did not see end: endless,
+// or longer than its cap) is measured as painted at the moment of its capture; a page that
+// repaints while it is captured is caught on the pixels (painted.py) and leaves the text undecided.
+function contrastDescribe(seen) {
   if (seen.el === undefined) {
     try {
       seen.el = axe.utils.shadowSelect(seen.selector);
@@ -630,9 +632,6 @@ function contrastDescribe(seen, running) {
     alpha *= parseFloat(s.opacity);
     if (s.mixBlendMode !== 'normal' || s.filter !== 'none') {
       blended = true;
-    }
-    if (running.has(node)) {
-      return { ...out, unmeasurable: 'the text or an element around it is animated' };
     }
     if (s.position === 'fixed' || s.position === 'sticky') {
       fixed = true;
@@ -740,20 +739,37 @@ function runningTargets() {
   return targets;
 }
 
+// `count` of `list`'s items chosen at random (crypto random: the page cannot predict them), in
+// the list's order; the whole list when it has no more.
+function randomSample(list, count) {
+  if (list.length <= count) {
+    return list;
+  }
+  const keys = new Uint32Array(list.length);
+  crypto.getRandomValues(keys);
+  const order = [...list.keys()].sort((a, b) => keys[a] - keys[b]).slice(0, count).sort((a, b) => a - b);
+  return order.map((i) => list[i]);
+}
+
 // The nodes of the last axe run as the Python side plans its captures: boxes in document
 // coordinates (viewport ones for fixed and sticky text, which moves with the viewport).
 export function contrastNodes(limit) {
-  const running = runningTargets();
   const axeNodes = contrastSeen.filter((seen) => seen.kind !== 'pass');
-  // axe's nodes past the limit leave the list (they keep axe's answer); the swept text stays.
-  contrastSeen = [...axeNodes.slice(0, limit), ...contrastSeen.filter((seen) => seen.kind === 'pass')];
+  // Past the limit, which of axe's nodes are measured is drawn at random, not taken in document
+  // order: the page cannot put its failure where the check never looks. The rest leave the list
+  // (they keep axe's answer and are counted); the swept text stays.
+  const kept = randomSample(axeNodes, limit);
+  contrastSeen = [...kept, ...contrastSeen.filter((seen) => seen.kind === 'pass')];
+  const count = (list, kind) => list.filter((seen) => seen.kind === kind).length;
   return {
     scroll: [scrollX, scrollY],
     document: [document.documentElement.scrollWidth, document.documentElement.scrollHeight],
     total: axeNodes.length,
-    violations: axeNodes.filter((seen) => seen.kind === 'violation').length,
+    violations: count(axeNodes, 'violation'),
+    left_violations: count(axeNodes, 'violation') - count(kept, 'violation'),
+    left_incomplete: count(axeNodes, 'incomplete') - count(kept, 'incomplete'),
     nodes: contrastSeen.map((seen, index) => {
-      const d = contrastDescribe(seen, running);
+      const d = contrastDescribe(seen);
       const node = {
         index,
         kind: seen.kind,
@@ -776,10 +792,9 @@ export function contrastNodes(limit) {
 
 // The part of the viewport the given nodes' text covers now, in whole pixels, or null.
 export function contrastClip(indices) {
-  const running = runningTargets();
   const boxes = [];
   for (const index of indices) {
-    const d = contrastDescribe(contrastSeen[index], running);
+    const d = contrastDescribe(contrastSeen[index]);
     if (d.boxes) {
       boxes.push(...d.boxes);
     }
@@ -872,14 +887,13 @@ export async function contrastPixels(pngs, clip, indices, isolating = false) {
   }
   const { width, height } = images[0];
   const isolated = images.length > 1 || isolating;
-  const running = runningTargets();
   // Only the text's line boxes go back (RGBA, row by row): a screen's worth is megabytes, and
   // it travels through the driver to Python.
   const nodes = [];
   const crops = [];
   let size = 0;
   for (const index of indices) {
-    const d = contrastDescribe(contrastSeen[index], running);
+    const d = contrastDescribe(contrastSeen[index]);
     let why = d.unmeasurable;
     if (!why && !isolated && d.blended) {
       why = 'the text is blended or filtered (mix-blend-mode, filter)';

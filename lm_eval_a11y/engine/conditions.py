@@ -243,7 +243,7 @@ async def _condition_contrast(
     deadline = started + auditor.settings.timeout_s * _CONTRAST_SHARE_OF_BUDGET
     base = audit if audit is not None else ContrastAudit(schemes=("light",), axe_violations=(("light", 0),))
     try:
-        found, violations, more_v, more_i, _ = await auditor._crash_aware(
+        found, violations, more_v, more_i, left, _ = await auditor._crash_aware(
             session, measure_last_run(session, tab, condition.name, viewport, deadline)
         )
     except Exception:
@@ -268,6 +268,7 @@ async def _condition_contrast(
         axe_violations=(*base.axe_violations, (condition.name, violations)),
         unmeasured_violations=base.unmeasured_violations + more_v,
         unmeasured_incomplete=base.unmeasured_incomplete + more_i,
+        unaudited_incomplete=base.unaudited_incomplete + left,
     )
 
 

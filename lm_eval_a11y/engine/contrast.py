@@ -39,7 +39,8 @@ from lm_eval_a11y.painted import measure_painted
 
 __all__ = ["MAX_NODES", "MAX_SCREENS", "audit_contrast", "measure_last_run", "measure_selectors"]
 
-# Nodes measured per scheme; axe's answer stands for the rest (counted in the audit).
+# axe's nodes measured per scheme (chosen at random when there are more); axe's answer stands for
+# the rest (counted in the audit), and a "can't tell" among them leaves the sample undecided.
 MAX_NODES = 300
 # Screens scrolled to per scheme: each costs a scroll, a frame, a capture and a measurement.
 MAX_SCREENS = 12
@@ -112,6 +113,8 @@ def _with_isolation(own: dict[str, Any], painted: dict[str, Any], node: dict[str
     a colour that appears nowhere in the pixels), and overrule a pass of its own when they find
     the painted text failing (a dark rule beside pale glyphs is not their background)."""
     if painted.get("ratio") is None:
+        if own.get("ratio") is None and painted.get("repainted"):
+            return painted  # neither measured, and the page moved while it was captured
         return own if own.get("ratio") is not None or not node.get("blended") else painted
     if own.get("ratio") is None or node.get("blended") or node.get("covered"):
         return painted
@@ -175,10 +178,12 @@ async def _measure(
     deadline: float = math.inf,
     *,
     sweep: bool = False,
-) -> tuple[list[ContrastNode], int, int, int, bool]:
+) -> tuple[list[ContrastNode], int, int, int, int, bool]:
     """Measure the colour-contrast nodes of the last axe run. Returns the nodes, axe's number of
-    violations in this run, the violations and incompletes past :data:`MAX_NODES`, and whether
-    the page was scrolled."""
+    violations in this run, the violations and incompletes past :data:`MAX_NODES` (a random
+    choice of axe's nodes is measured when there are more), axe's incompletes the check did not
+    reach (past that limit, its screens or its time: not audited), and whether the page was
+    scrolled."""
     # Text that is fading or sliding in is measured as a person reads it, once its animation has
     # ended: axe may have run mid-way (a message a timer shows while a state is being audited).
     await session.probe("settle", 0)
@@ -223,7 +228,11 @@ async def _measure(
                 "height": clip["height"],
             }
             page_png = await tab.capture_png(page_clip)
-            if isolate and recall:
+            if (
+                isolate
+                and recall
+                and all(recall.knows(by_index[i]) for i in screen.indices if not by_index[i].get("unmeasurable"))
+            ):
                 # Text painted exactly as when it was last measured keeps that measurement.
                 shot = await session.probe("contrastPixels", [page_png], clip, list(screen.indices), True)
                 found = _recalled(recall, by_index, _unpack(shot))
@@ -264,6 +273,7 @@ async def _measure(
             with contextlib.suppress(Exception):  # a crashed page is reported by the caller
                 await release(tab)
     out: list[ContrastNode] = []
+    repainted = 0  # axe's "can't tell" nodes whose page repainted while they were captured
     for node in nodes:
         index = int(node["index"])
         large = node.get("large")
@@ -285,6 +295,9 @@ async def _measure(
                 note += ", the colour under an image that did not load here (a blocked request)"
         else:
             pixel, ratio = "unmeasurable", None
+            # A page that moves while it is captured (an endless animation, a timer, animation
+            # frames) could keep its text from ever being measured: that text is not audited.
+            repainted += bool(result.get("repainted")) and node["kind"] == "incomplete"
         decided, decided_by = decide(node["kind"], pixel)
         if node["kind"] == "pass" and decided == "pass":
             continue  # swept text that holds: not worth a record
@@ -303,15 +316,14 @@ async def _measure(
                 note=note,
             )
         )
-    total = int(listing["total"])
-    kinds_measured = [n["kind"] for n in nodes if n["kind"] != "pass"]
-    violations_measured = kinds_measured.count("violation")
-    # axe lists violations before incompletes, so the nodes past the limit are incompletes
-    # unless the violations alone exceed it.
-    extra = max(total - len(kinds_measured), 0)
-    violations_total = int(listing.get("violations", violations_measured))
-    extra_violations = max(int(violations_total) - violations_measured, 0)
-    return out, int(violations_total), extra_violations, extra - extra_violations, scrolled
+    extra_violations = int(listing["left_violations"])
+    extra_incomplete = int(listing["left_incomplete"])
+    unreached = (
+        extra_incomplete
+        + repainted
+        + sum(1 for node in nodes if node["kind"] == "incomplete" and int(node["index"]) in left_over | late)
+    )
+    return out, int(listing["violations"]), extra_violations, extra_incomplete, unreached, scrolled
 
 
 async def audit_contrast(
@@ -343,17 +355,18 @@ async def audit_contrast(
     deadline = started + budget_s
     nodes: list[ContrastNode] = []
     counts: list[tuple[str, int]] = []
-    extra_v = extra_i = 0
+    extra_v = extra_i = unreached = 0
     acted = False
     error: str | None = None
     try:
         if sweep or has_contrast_nodes(axe_result):
-            found, violations, more_v, more_i, scrolled = await _measure(
+            found, violations, more_v, more_i, left, scrolled = await _measure(
                 session, tab, "light", viewport, deadline, sweep=sweep
             )
             nodes += found
             counts.append(("light", violations))
             extra_v, extra_i, acted = extra_v + more_v, extra_i + more_i, acted or scrolled
+            unreached += left
         if dark:
             acted = True
             try:
@@ -361,12 +374,12 @@ async def audit_contrast(
                 await session.probe("settle", 0)
                 dark_result = await session.probe("runAxe", _DARK_AXE_OPTIONS)
                 if sweep or has_contrast_nodes(dark_result):
-                    found, violations, more_v, more_i, _ = await _measure(
+                    found, violations, more_v, more_i, left, _ = await _measure(
                         session, tab, "dark", viewport, deadline, sweep=sweep
                     )
                     nodes += found
                     counts.append(("dark", violations))
-                    extra_v, extra_i = extra_v + more_v, extra_i + more_i
+                    extra_v, extra_i, unreached = extra_v + more_v, extra_i + more_i, unreached + left
             finally:
                 with contextlib.suppress(Exception):  # a crashed page is reported by the caller
                     await tab.page.emulate_media(color_scheme="light")
@@ -375,7 +388,7 @@ async def audit_contrast(
             raise
         # A page the pixel check could not handle keeps axe's answers; the reason is recorded.
         error = f"{type(err).__name__}: {str(err).splitlines()[0] if str(err) else ''}"
-        nodes, counts, extra_v, extra_i = [], [], 0, 0
+        nodes, counts, extra_v, extra_i, unreached = [], [], 0, 0, 0
     finally:
         if acted:
             # Scrolled or switched scheme: the case's checks get the page as first rendered.
@@ -386,6 +399,7 @@ async def audit_contrast(
         axe_violations=tuple(counts),
         unmeasured_violations=extra_v,
         unmeasured_incomplete=extra_i,
+        unaudited_incomplete=unreached,
         styles_dark_scheme=dark,
         error=error,
     )
@@ -394,11 +408,12 @@ async def audit_contrast(
 
 async def measure_last_run(
     session: Session, tab: Tab, scheme: str, viewport: tuple[int, int], deadline: float = math.inf
-) -> tuple[list[ContrastNode], int, int, int, bool]:
+) -> tuple[list[ContrastNode], int, int, int, int, bool]:
     """Measure the colour-contrast nodes of the last axe run as nodes of ``scheme``, in the
     ``viewport`` the page is laid out in now, until ``deadline`` (time.perf_counter): the nodes,
-    axe's violations in that run, the violations and incompletes past :data:`MAX_NODES`, and
-    whether the page was scrolled. For the conditions of engine/conditions.py."""
+    axe's violations in that run, the violations and incompletes past :data:`MAX_NODES`, axe's
+    incompletes not reached (not audited), and whether the page was scrolled. For the
+    conditions of engine/conditions.py."""
     return await _measure(session, tab, scheme, viewport, deadline)
 
 

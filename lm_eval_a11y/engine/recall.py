@@ -61,6 +61,10 @@ class Recall:
     def _key(self, node: dict[str, Any]) -> tuple[str, str, tuple[str, ...]]:
         return (self._scheme, str(node["kind"]), tuple(node["target"]))
 
+    def knows(self, node: dict[str, Any]) -> bool:
+        """Whether a measurement of ``node`` is kept (whatever it was taken from)."""
+        return self._key(node) in self._kept
+
     def recall(self, node: dict[str, Any], described: dict[str, Any], crops: list[Crop]) -> dict[str, Any] | None:
         """The kept measurement of ``node`` if its page pixels (``crops``, one per line box) and
         description are those it was taken from, else None."""

@@ -192,6 +192,7 @@ def merge_contrast(first: ContrastAudit | None, other: ContrastAudit | None) -> 
         axe_violations=tuple(counts),
         unmeasured_violations=first.unmeasured_violations + other.unmeasured_violations,
         unmeasured_incomplete=first.unmeasured_incomplete + other.unmeasured_incomplete,
+        unaudited_incomplete=first.unaudited_incomplete + other.unaudited_incomplete,
         styles_dark_scheme=first.styles_dark_scheme or other.styles_dark_scheme,
         error=first.error or other.error,
     )

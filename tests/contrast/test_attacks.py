@@ -117,12 +117,6 @@ def _page(body: str, style: str = "") -> str:
 
 UNMEASURABLE = [
     pytest.param(
-        _page('<p id="t">Grey text whose colour flickers</p>',
-              "@keyframes f { from { color: #999 } to { color: #aaa } } #t { animation: f 1s infinite alternate }"),
-        "animated",
-        id="animated-colour",
-    ),
-    pytest.param(
         _page('<p id="t">Text drawn only by its shadow</p>', "#t { color: transparent; text-shadow: 0 0 0 #ccc }"),
         "no colour of its own",
         id="shadow-drawn-text",
@@ -140,6 +134,21 @@ UNMEASURABLE = [
         id="clipped-text",
     ),
 ]
+
+
+def test_text_whose_colour_never_stops_changing_is_measured_as_painted(evaluator: Evaluator) -> None:
+    """Attack: keep the text animating for ever, so that the pixels leave it to axe. It is
+    measured as painted when captured, and fails there."""
+    html = _page(
+        '<p id="t">Grey text whose colour flickers</p>',
+        "@keyframes f { from { color: #999 } to { color: #aaa } } #t { animation: f 1s infinite alternate }",
+    )
+    obs = evaluator.evaluate(None, html)
+    assert obs.status == "ok", obs.error
+    assert obs.contrast is not None
+    nodes = [n for n in obs.contrast.nodes if n.target == ("#t",)]
+    assert nodes and all((n.pixel, n.decided) == ("fail", "fail") for n in nodes), nodes
+    assert not score_observation(obs).passed
 
 
 @pytest.mark.parametrize(("html", "reason"), UNMEASURABLE)

@@ -6,6 +6,7 @@ Every expected number below is counted by hand from the nodes written out in the
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import pytest
 
@@ -175,6 +176,20 @@ def test_failures_past_the_measuring_limit_still_count() -> None:
     )
     score = score_observation(_obs(violations=(_finding("color-contrast", ["#a"], node_count=41),), audit=audit))
     assert score.axe_failures == 40
+
+
+def test_can_t_tell_nodes_the_check_did_not_reach_leave_the_sample_undecided() -> None:
+    """Readable decoys past the measuring limit must not carry a failure among them to a pass."""
+    audit = ContrastAudit(
+        nodes=(_node("#c", "incomplete", "pass"),),
+        axe_violations=(("light", 0),),
+        unmeasured_incomplete=20,
+        unaudited_incomplete=20,
+    )
+    score = score_observation(_obs(incomplete=(_finding("color-contrast", ["#c"], node_count=21),), audit=audit))
+    assert not score.passed and score.axe_failures == 0
+    assert any("20 node(s) axe could not tell on" in r for r in score.reasons), score.reasons
+    assert score_observation(_obs(audit=replace(audit, unaudited_incomplete=0))).passed
 
 
 @pytest.mark.parametrize(("dark", "expected"), [(False, 2), (True, 3)])

@@ -79,6 +79,7 @@ def test_round_trip_of_a_pixel_checked_observation_is_exact() -> None:
     assert newer["audit"].pop("clock") == "none"  # and before the page's clock (no horizon recorded)
     assert (newer["audit"].pop("frames_ms"), newer["audit"].pop("input_gap_ms")) == (0.0, 0.0)
     assert {n.pop("state") for n in newer["contrast"]["nodes"]} == {"initial"}
+    assert newer["contrast"].pop("unaudited_incomplete") == 0  # and before unreached nodes were counted
     for finding in (*newer["axe"]["violations"], *newer["axe"]["incomplete"]):
         states = finding.pop("states")
         assert {n.pop("state") for n in finding["nodes"]} <= {states[0]}
