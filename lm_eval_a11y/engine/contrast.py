@@ -32,8 +32,7 @@ from lm_eval_a11y.contrast import CONTRAST_RULE, decide, has_contrast_nodes, mea
 from lm_eval_a11y.engine.paint import isolated_captures, release, style_sheet
 from lm_eval_a11y.engine.recall import Recall
 from lm_eval_a11y.engine.session import Session
-from lm_eval_a11y.engine.tab import _MAX_EVENTS as EVENTS_KEPT
-from lm_eval_a11y.engine.tab import Tab
+from lm_eval_a11y.engine.tab import MAX_EVENTS, Tab
 from lm_eval_a11y.observation import ContrastAudit, ContrastNode
 from lm_eval_a11y.painted import measure_painted
 
@@ -190,7 +189,7 @@ async def _measure(
     # Images the page asked for and never got: the pixels of text over them can only fail it.
     blocked = list(tab.events.blocked_requests)
     if blocked:
-        await session.probe("contrastBlocked", blocked, len(blocked) >= EVENTS_KEPT)
+        await session.probe("contrastBlocked", blocked, len(blocked) >= MAX_EVENTS)
     if sweep:
         await session.probe("contrastSweep", SWEEP_NODES, SWEEP_SCREENS, SWEEP_BEYOND)
     listing: dict[str, Any] = await session.probe("contrastNodes", MAX_NODES)

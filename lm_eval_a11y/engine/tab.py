@@ -26,7 +26,7 @@ from lm_eval_a11y.engine.unicode import repair_text
 from lm_eval_a11y.engine.windows import open_page
 from lm_eval_a11y.observation import LibraryRequest
 
-__all__ = ["PARSE_CUT_SHORT", "EventLog", "ProbeError", "RenderSettings", "Tab"]
+__all__ = ["MAX_EVENTS", "PARSE_CUT_SHORT", "EventLog", "ProbeError", "RenderSettings", "Tab"]
 
 _ALLOWED_SCHEMES = ("data:", "blob:", "about:")
 _WORLD = "lm-eval-a11y"
@@ -43,7 +43,8 @@ _CAPTURE = {"format": "png", "fromSurface": True, "captureBeyondViewport": False
 
 # A renderer heap above this is collected after an axe run and after a page load.
 _TRIM_HEAP_BYTES = 48 * 2**20
-_MAX_EVENTS = 50
+# Entries kept per list of a tab's event log (blocked requests, navigations, popups); later ones are dropped.
+MAX_EVENTS = 50
 
 # Whether the browser stopped parsing this document (a form submitted or window.stop() called
 # while it loaded): it is complete without ever having been interactive, and what came after was
@@ -135,7 +136,7 @@ class EventLog:
 
     @staticmethod
     def _add(items: list[str], text: str) -> None:
-        if len(items) < _MAX_EVENTS:
+        if len(items) < MAX_EVENTS:
             # A page can make text with lone surrogates (String.fromCharCode(0xdcff)); the
             # record must stay writable as UTF-8.
             items.append(repair_text(text[:300])[0])
