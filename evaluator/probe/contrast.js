@@ -480,16 +480,7 @@ export function contrastSweep(limit, screens, beyond) {
   for (const el of found) {
     (el.getBoundingClientRect().top + scrollY < reach ? near : far).push(el);
   }
-  const sample = (list, count) => {
-    if (list.length <= count) {
-      return list;
-    }
-    const keys = new Uint32Array(list.length);
-    crypto.getRandomValues(keys);
-    const order = [...list.keys()].sort((a, b) => keys[a] - keys[b]).slice(0, count).sort((a, b) => a - b);
-    return order.map((i) => list[i]);
-  };
-  const chosen = [...sample(near, limit), ...sample(far, beyond)];
+  const chosen = [...randomSample(near, limit), ...randomSample(far, beyond)];
   for (const el of chosen) {
     contrastSeen.push({ el, kind: 'pass', target: [pathOf(el)], ratio: null, reason: null });
   }

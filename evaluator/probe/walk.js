@@ -272,13 +272,14 @@ const POPUP_TRIGGERS = `${OPENERS}, [aria-haspopup]:not([aria-haspopup="false" i
 
 // Controls a person opens a popup with from the keyboard (the generic checks open them,
 // lm_eval_a11y/generic/popups.py): Tab stops, or items of a widget its keys bring focus to, among
-// the openers above and controls with aria-haspopup or aria-controls. Chosen so that the page's order cannot keep a popup out of
-// reach behind decoys: first, again and again (at most `kindLimit`), the trigger whose popup holds
-// the most kinds (tag, role, classes) of `hidden` (references of elements not rendered) that no
-// trigger chosen before holds; then, while fewer than `limit` are chosen, those whose popup is
-// built when it opens (aria-haspopup with no popup named, or a named popup that is empty), then
-// the other triggers holding hidden elements, in document order. Returns the triggers, and the hidden elements held by popups left out whose
-// kind no chosen trigger's popup holds (`unreached`: how many, and one of them described).
+// the openers above and controls with aria-haspopup or aria-controls. Chosen so that the page's
+// order cannot keep a popup out of reach behind decoys: first, again and again (at most
+// `kindLimit`), the trigger whose popup holds the most kinds (tag, role, classes) of `hidden`
+// (references of elements not rendered) that no trigger chosen before holds; then, while fewer
+// than `limit` are chosen, those whose popup is built when it opens (aria-haspopup with no popup
+// named, or a named popup that is empty), then the other triggers holding hidden elements, in
+// document order. Returns the triggers, and the hidden elements held by popups left out whose
+// kind no chosen trigger's popup holds (`unreached`: how many, and the first).
 const kindOf = (el) => `${el.localName}|${el.getAttribute('role') || ''}|${[...el.classList].sort().join(' ')}`;
 const isEmpty = (el) => !el.firstElementChild && !el.textContent.trim();
 

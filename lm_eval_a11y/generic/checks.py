@@ -132,12 +132,7 @@ async def mouse_targets_keyboard_operable(s: Session) -> Outcome:
         s, [f.ref for f in facts if assumed(f) and _keyboard_problem(f, mouse_types.get(f.ref)) is None], targets
     )
     # ARIA widgets with a key listener: what the listener does is tried too (native_keys.py).
-    natives += await native_kinds(
-        s,
-        [f.ref for f in facts if listened_widget(f) and _keyboard_problem(f, mouse_types.get(f.ref)) is None],
-        targets,
-        widgets=True,
-    )
+    natives += await native_kinds(s, [f.ref for f in _listened(facts, mouse_types)], targets, widgets=True)
     # Hovering and the keyboard walk change the page: judged once the facts above are read.
     hover_named, hover_note = await _hover_only(s, hovering)
     # Popups hidden at load, opened from the keyboard (on the page as loaded when hovering left it so).
@@ -214,6 +209,12 @@ def _problems(facts: list[KeyboardFacts], mouse_types: dict[int | None, set[str]
     return [
         (fact, problem) for fact in facts if (problem := _keyboard_problem(fact, mouse_types.get(fact.ref))) is not None
     ]
+
+
+def _listened(facts: list[KeyboardFacts], mouse_types: dict[int | None, set[str]]) -> list[KeyboardFacts]:
+    """The ARIA widgets the rules of the check pass on a key listener alone (:func:`listened_widget`),
+    whose keys are then tried."""
+    return [f for f in facts if listened_widget(f) and _keyboard_problem(f, mouse_types.get(f.ref)) is None]
 
 
 def _activated(problems: Described, mouse_types: dict[int | None, set[str]]) -> set[int]:
@@ -322,9 +323,7 @@ async def _popups(s: Session, triggers: Triggers) -> tuple[list[str], str]:
         # options): the listener may hear only Escape or only move a mark, so what their click does
         # is looked for along the keys of the popup's own widget, from its opening (same_effect.py).
         problems += [
-            (fact, f"has role {fact.role}, and a key listener around it")
-            for fact in facts
-            if listened_widget(fact) and _keyboard_problem(fact, mouse_types.get(fact.ref)) is None
+            (fact, f"has role {fact.role}, and a key listener around it") for fact in _listened(facts, mouse_types)
         ]
         kinds = await _kinds(s, problems, list(popup.revealed), popup.focus)
         described, _note = await _same_effect(s, kinds, _activated(problems, mouse_types), popup.opening)
