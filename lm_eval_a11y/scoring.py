@@ -118,7 +118,8 @@ def score_observation(obs: Observation) -> SampleScore:
         cause = (
             f"the check failed: {audit.error}"
             if audit is not None and audit.error
-            else "past its limits, repainted while captured, or gone from where it was captured"
+            else "past its limits, or it failed on them: repainted while captured, gone from where it was captured,"
+            " or the check broke under a screen or preference"
         )
         reasons.append(
             f"content could not be audited: colour contrast of {unreached} node(s) axe could not tell on,"

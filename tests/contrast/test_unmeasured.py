@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 
+from lm_eval_a11y.engine import conditions as engine_conditions
 from lm_eval_a11y.engine.evaluator import Evaluator
 from lm_eval_a11y.engine.tab import Tab
 from lm_eval_a11y.observation import Observation
@@ -117,3 +118,26 @@ def test_text_gone_or_repainted_when_captured_is_not_audited(evaluator: Evaluato
         (node,) = [n for n in twin.contrast.nodes if n.target == ("#t",)]
         assert (node.axe, node.decided) == ("incomplete", "pass"), node
         assert score_observation(twin).passed, score_observation(twin).reasons
+
+
+def test_a_condition_whose_measurement_breaks_leaves_cant_tell_not_audited(
+    evaluator: Evaluator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Attack (an injected fault): text readable on a desktop turns pale on a phone, where axe
+    cannot tell, and the pixel check breaks in the phone's audit. The phone's "can't tell" is not
+    audited. Twin: a phone version axe decides alone (a plain background) passes with the fault."""
+
+    async def broken(*args: object, **kwargs: object) -> object:
+        raise RuntimeError("the capture failed")
+
+    monkeypatch.setattr(engine_conditions, "measure_last_run", broken)
+    phone = "@media (pointer: coarse) { #t { color: #d6d6d6 } }"
+    bad, good = evaluator.evaluate_many(
+        [
+            (None, _on_gradient("#333").replace("</style>", phone + "</style>")),
+            (None, _page(f'<p id="t">{_TEXT}</p>', "@media (pointer: coarse) { #t { color: #222 } }")),
+        ]
+    )
+    assert any(state.startswith("phone") for state in bad.axe.states), bad.axe.states
+    _not_audited(bad, "did not measure")
+    assert good.status == "ok" and score_observation(good).passed, score_observation(good).reasons
