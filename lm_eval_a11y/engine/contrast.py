@@ -158,6 +158,16 @@ def _unpack(shot: dict[str, Any]) -> dict[int, tuple[dict[str, Any], list[npt.ND
     return out
 
 
+def _lost_while_captured(listed: dict[str, Any], described: dict[str, Any]) -> dict[str, Any] | None:
+    """Text that could be measured when the check listed it and cannot once its screen was
+    captured (hidden, moved away, removed): the page changed it under the measurement, as a page
+    that sees the glyph isolation can (docs/contrast.md). Not audited, unlike text that cannot be
+    measured all along (clipped, transparent)."""
+    if not described.get("unmeasurable") or listed.get("unmeasurable"):
+        return None
+    return {"unmeasurable": f"{described['unmeasurable']}, once it was captured", "missed": True}
+
+
 def _recalled(
     recall: Recall,
     by_index: dict[int, dict[str, Any]],
@@ -168,7 +178,9 @@ def _recalled(
     found: dict[int, dict[str, Any]] = {}
     for index, (described, stacks) in shot.items():
         if described.get("unmeasurable"):
-            found[index] = {"unmeasurable": described["unmeasurable"]}
+            found[index] = _lost_while_captured(by_index[index], described) or {
+                "unmeasurable": described["unmeasurable"]
+            }
             continue
         kept = recall.recall(by_index[index], described, [s[0] for s in stacks])
         if kept is None:
@@ -271,6 +283,7 @@ async def _measure(
                 own = _fallback_only(own, described)
                 if described.get("missed"):
                     own = {**own, "missed": True}
+                own = _lost_while_captured(by_index[index], described) or own
                 measured[index] = own
                 if len(pngs) > 1 and not described.get("unmeasurable"):
                     recall.keep(by_index[index], described, [s[0] for s in stacks], own)
