@@ -283,7 +283,9 @@ async def _measure(
                 own = _fallback_only(own, described)
                 if described.get("missed"):
                     own = {**own, "missed": True}
-                own = _lost_while_captured(by_index[index], described) or own
+                if len(pngs) > 1:
+                    # (Without the isolation, blended and covered text is unmeasurable by design.)
+                    own = _lost_while_captured(by_index[index], described) or own
                 measured[index] = own
                 if len(pngs) > 1 and not described.get("unmeasurable"):
                     recall.keep(by_index[index], described, [s[0] for s in stacks], own)
