@@ -19,6 +19,7 @@ __all__ = [
     "NORMAL_RATIO",
     "decide",
     "has_contrast_nodes",
+    "incomplete_nodes",
     "luminance",
     "measure_text",
     "needs_audit",
@@ -58,6 +59,15 @@ def needs_audit(axe_result: dict[str, Any]) -> bool:
 def has_contrast_nodes(axe_result: dict[str, Any]) -> bool:
     return any(
         item.get("id") == CONTRAST_RULE for key in ("violations", "incomplete") for item in axe_result.get(key) or ()
+    )
+
+
+def incomplete_nodes(axe_result: dict[str, Any]) -> int:
+    """The nodes axe's colour-contrast rule could not tell on in an axe run's result."""
+    return sum(
+        int(item.get("node_count") or len(item.get("nodes") or ()))
+        for item in axe_result.get("incomplete") or ()
+        if item.get("id") == CONTRAST_RULE
     )
 
 
@@ -193,7 +203,7 @@ def measure_text(crops: list[Pixels], node: dict[str, Any]) -> dict[str, Any]:
         if fallback is not None and fallback[1][2] == number:
             fallback_bg = _background_at(rgb, s, fallback[1][0], fallback[1][1], radius)
     if area == 0:
-        return {"unmeasurable": "the text is not inside the captured area"}
+        return {"unmeasurable": "the text is not inside the captured area", "missed": True}
     chosen, count, chosen_bg = (best, cores, best_bg) if cores >= 4 else (fallback, near, fallback_bg)
     if chosen is None or count < 4:
         return {"unmeasurable": "no glyph pixels of the text colour were found (covered, or not painted)"}

@@ -83,7 +83,7 @@ def measure_painted(stacks: list[Stack], node: dict[str, Any]) -> dict[str, Any]
     if node.get("unmeasurable"):
         return {"unmeasurable": node["unmeasurable"]}
     if not stacks:
-        return {"unmeasurable": "the text is not inside the captured area"}
+        return {"unmeasurable": "the text is not inside the captured area", "missed": True}
     coverage = [np.abs(s[2].astype(np.int16) - s[1].astype(np.int16)).max(axis=-1) for s in stacks]
     strongest = max(int(c.max()) for c in coverage)
     if strongest < _INVISIBLE:

@@ -110,13 +110,20 @@ def score_observation(obs: Observation) -> SampleScore:
     # A sample passes only on what could be audited: content nobody could look at fails it.
     for what in obs.audit.unaudited:
         reasons.append(f"content could not be audited: {what}")
-    # Text axe could not tell on that the pixel check had no room or time to measure: a page could
-    # hide its failure among readable decoys, so the contrast there is undecided, not passed.
-    unreached = audit.unaudited_incomplete if audit is not None and audit.error is None else 0
+    # Text axe could not tell on that the pixel check had no room or time to measure, or failed
+    # to measure (repainted while captured, gone from the document, the check itself broke): a
+    # page could hide its failure there, so the contrast there is undecided, not passed.
+    unreached = audit.unaudited_incomplete if audit is not None else 0
     if unreached:
+        cause = (
+            f"the check failed: {audit.error}"
+            if audit is not None and audit.error
+            else "past its limits, or it failed on them: repainted while captured, gone from where it was captured,"
+            " or the check broke under a screen or preference"
+        )
         reasons.append(
             f"content could not be audited: colour contrast of {unreached} node(s) axe could not tell on,"
-            " which the pixel check did not measure (past its limits, or repainted while captured; docs/contrast.md)"
+            f" which the pixel check did not measure ({cause}; docs/contrast.md)"
         )
     # An evaluation that stopped at the page's first decided failure is partial: it is a failure
     # by construction, and never a pass, whatever the record holds.

@@ -596,7 +596,9 @@ function contrastDescribe(seen) {
   }
   const el = seen.el;
   if (!el || !el.isConnected) {
-    return { unmeasurable: 'the element is no longer in the document' };
+    // `missed`: the text axe saw is gone from where the check looks, which a page can arrange
+    // (it replaces its element on a timer); axe's "can't tell" there is not audited.
+    return { unmeasurable: 'the element is no longer in the document', missed: true };
   }
   const style = getComputedStyle(el);
   const size = parseFloat(style.fontSize) || 0;
@@ -769,6 +771,7 @@ export function contrastNodes(limit) {
         axe_reason: seen.reason,
         large: d.large === undefined ? null : d.large,
         unmeasurable: d.unmeasurable || null,
+        missed: Boolean(d.missed),
       };
       if (d.boxes) {
         const dx = d.fixed ? 0 : scrollX;
@@ -892,7 +895,7 @@ export async function contrastPixels(pngs, clip, indices, isolating = false) {
       why = 'the text is covered by another element';
     }
     if (why) {
-      nodes.push({ index, unmeasurable: why });
+      nodes.push({ index, unmeasurable: why, missed: Boolean(d.missed) });
       continue;
     }
     const boxes = [];

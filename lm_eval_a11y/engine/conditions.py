@@ -250,13 +250,14 @@ async def _condition_contrast(
         if session.crashed.is_set():
             raise
         # The pixels could not be measured in this condition: axe's answer there stands (each
-        # node it failed counts as a failure, each it could not decide stays undecided).
+        # node it failed counts as a failure), and each node it could not decide is not audited.
         run.contrast = replace(
             base,
             schemes=(*base.schemes, condition.name),
             axe_violations=(*base.axe_violations, (condition.name, _count(result, "violations"))),
             unmeasured_violations=base.unmeasured_violations + _count(result, "violations"),
             unmeasured_incomplete=base.unmeasured_incomplete + _count(result, "incomplete"),
+            unaudited_incomplete=base.unaudited_incomplete + _count(result, "incomplete"),
         )
         return
     finally:

@@ -28,7 +28,15 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from lm_eval_a11y.contrast import CONTRAST_RULE, decide, has_contrast_nodes, measure_text, needs_audit, required_ratio
+from lm_eval_a11y.contrast import (
+    CONTRAST_RULE,
+    decide,
+    has_contrast_nodes,
+    incomplete_nodes,
+    measure_text,
+    needs_audit,
+    required_ratio,
+)
 from lm_eval_a11y.engine.paint import isolated_captures, release, style_sheet
 from lm_eval_a11y.engine.recall import Recall
 from lm_eval_a11y.engine.session import Session
@@ -150,6 +158,16 @@ def _unpack(shot: dict[str, Any]) -> dict[int, tuple[dict[str, Any], list[npt.ND
     return out
 
 
+def _lost_while_captured(listed: dict[str, Any], described: dict[str, Any]) -> dict[str, Any] | None:
+    """Text that could be measured when the check listed it and cannot once its screen was
+    captured (hidden, moved away, removed): the page changed it under the measurement, as a page
+    that sees the glyph isolation can (docs/contrast.md). Not audited, unlike text that cannot be
+    measured all along (clipped, transparent)."""
+    if not described.get("unmeasurable") or listed.get("unmeasurable"):
+        return None
+    return {"unmeasurable": f"{described['unmeasurable']}, once it was captured", "missed": True}
+
+
 def _recalled(
     recall: Recall,
     by_index: dict[int, dict[str, Any]],
@@ -160,7 +178,9 @@ def _recalled(
     found: dict[int, dict[str, Any]] = {}
     for index, (described, stacks) in shot.items():
         if described.get("unmeasurable"):
-            found[index] = {"unmeasurable": described["unmeasurable"]}
+            found[index] = _lost_while_captured(by_index[index], described) or {
+                "unmeasurable": described["unmeasurable"]
+            }
             continue
         kept = recall.recall(by_index[index], described, [s[0] for s in stacks])
         if kept is None:
@@ -261,6 +281,11 @@ async def _measure(
                 else:
                     own = measure_text([s[0] for s in stacks], described)
                 own = _fallback_only(own, described)
+                if described.get("missed"):
+                    own = {**own, "missed": True}
+                if len(pngs) > 1:
+                    # (Without the isolation, blended and covered text is unmeasurable by design.)
+                    own = _lost_while_captured(by_index[index], described) or own
                 measured[index] = own
                 if len(pngs) > 1 and not described.get("unmeasurable"):
                     recall.keep(by_index[index], described, [s[0] for s in stacks], own)
@@ -272,7 +297,7 @@ async def _measure(
             with contextlib.suppress(Exception):  # a crashed page is reported by the caller
                 await release(tab)
     out: list[ContrastNode] = []
-    repainted = 0  # axe's "can't tell" nodes whose page repainted while they were captured
+    missed = 0  # axe's "can't tell" nodes the measurement failed on (below): not audited
     for node in nodes:
         index = int(node["index"])
         large = node.get("large")
@@ -280,12 +305,13 @@ async def _measure(
         result = measured.get(index, {})
         ratio = result.get("ratio")
         note = node.get("unmeasurable") or result.get("unmeasurable") or ""
+        lost = bool(node.get("missed") or result.get("missed"))
         if index in left_over:
             note = f"beyond the {MAX_SCREENS} screens the pixel check scrolls to"
         elif index in late:
             note = "the pixel check ran out of its share of the sample's time"
         elif not note and ratio is None:
-            note = "the text was not inside any capture"
+            note, lost = "the text was not inside any capture", True
         if ratio is not None and required is not None:
             pixel = "pass" if float(ratio) >= required else "fail"
             bg = result.get("background") or []
@@ -294,9 +320,12 @@ async def _measure(
                 note += ", the colour under an image that did not load here (a blocked request)"
         else:
             pixel, ratio = "unmeasurable", None
-            # A page that moves while it is captured (an endless animation, a timer, animation
-            # frames) could keep its text from ever being measured: that text is not audited.
-            repainted += bool(result.get("repainted")) and node["kind"] == "incomplete"
+            # The measurement failed on the text rather than finding why it cannot be seen: a
+            # page that moves while it is captured (an endless animation, a timer, a reply to the
+            # glyph isolation), whose text left the document after axe saw it (replaced on a
+            # timer) or was not where it was captured could keep pale text from ever being
+            # measured. axe's "can't tell" there is not audited.
+            missed += bool(result.get("repainted") or lost) and node["kind"] == "incomplete"
         decided, decided_by = decide(node["kind"], pixel)
         if node["kind"] == "pass" and decided == "pass":
             continue  # swept text that holds: not worth a record
@@ -319,7 +348,7 @@ async def _measure(
     extra_incomplete = int(listing["left_incomplete"])
     unreached = (
         extra_incomplete
-        + repainted
+        + missed
         + sum(1 for node in nodes if node["kind"] == "incomplete" and int(node["index"]) in left_over | late)
     )
     return out, int(listing["violations"]), extra_violations, extra_incomplete, unreached, scrolled
@@ -385,9 +414,12 @@ async def audit_contrast(
     except Exception as err:
         if session.crashed.is_set():
             raise
-        # A page the pixel check could not handle keeps axe's answers; the reason is recorded.
+        # A page the pixel check could not handle keeps axe's answers, the reason recorded: its
+        # failures fail, and its "can't tell" nodes were not measured, so they are not audited
+        # (a capture that throws must not let pale text pass as undecided).
         error = f"{type(err).__name__}: {str(err).splitlines()[0] if str(err) else ''}"
-        nodes, counts, extra_v, extra_i, unreached = [], [], 0, 0, 0
+        nodes, counts, extra_v, extra_i = [], [], 0, 0
+        unreached = incomplete_nodes(axe_result)
     finally:
         if acted:
             # Scrolled or switched scheme: the case's checks get the page as first rendered.
