@@ -82,7 +82,7 @@ def _reference(cover: npt.NDArray[np.int16], strongest: int, width: int) -> Floa
     bottom edge are drawn partly covered), is much weaker: something translucent lies over that
     part of the glyphs, and a full glyph pixel there is as weak as that row's strongest. Glyph
     edges drawn partly covered vary from stem to stem, a veil over a part of the line does not."""
-    height, total = cover.shape
+    total = cover.shape[1]
     ref = np.full(cover.shape, float(strongest))
     starts = list(range(0, total, width))
     if len(starts) > 1 and total - starts[-1] < width // 2:

@@ -116,7 +116,8 @@ def score_observation(obs: Observation) -> SampleScore:
     if unreached:
         reasons.append(
             f"content could not be audited: colour contrast of {unreached} node(s) axe could not tell on,"
-            " which the pixel check did not measure (past its limits, or repainted while captured; docs/contrast.md)"
+            " which the pixel check did not measure (past its limits, repainted while captured, or drawn over"
+            " other text; docs/contrast.md)"
         )
     # An evaluation that stopped at the page's first decided failure is partial: it is a failure
     # by construction, and never a pass, whatever the record holds.
