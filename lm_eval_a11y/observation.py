@@ -157,8 +157,9 @@ class ContrastAudit:
     ``color-contrast`` rule failed in that audit; those past the measuring limit are in
     ``unmeasured_violations`` and ``unmeasured_incomplete`` and keep axe's answer.
     ``unaudited_incomplete`` counts axe's "can't tell" nodes the check did not reach (past its
-    node limit, its screens or its share of the time): their contrast is not audited, and the
-    sample does not pass on them.
+    node limit, its screens or its share of the time, or repainted while captured) and measured
+    text drawn over another element's text that its pixels did not fail: their contrast is not
+    audited, and the sample does not pass on them.
     """
 
     schemes: tuple[str, ...] = ("light",)
