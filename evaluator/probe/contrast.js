@@ -805,6 +805,33 @@ function textRects(el, known) {
   return paintedRects(el, out, known);
 }
 
+// Whether an opaque background lies between two elements' text at (x, y), in the upper one or
+// under it (a menu opened over the page's text hides the text below it). Unknown (out of view, or
+// an element the point does not hit) is not apart.
+function apart(a, b, x, y) {
+  if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) {
+    return false;
+  }
+  const stack = document.elementsFromPoint(x, y);
+  const ia = stack.indexOf(a);
+  const ib = stack.indexOf(b);
+  if (ia < 0 || ib < 0) {
+    return false;
+  }
+  for (let i = Math.min(ia, ib); i < Math.max(ia, ib); i += 1) {
+    if (rgba(getComputedStyle(stack[i]).backgroundColor)[3] >= 1) {
+      let opacity = 1;
+      for (let node = stack[i]; node && node.nodeType === 1; node = parentOf(node)) {
+        opacity *= parseFloat(getComputedStyle(node).opacity);
+      }
+      if (opacity >= 1) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 function overTextOf(listed) {
   const mine = new Map();
   const bands = new Map();
@@ -860,7 +887,7 @@ function overTextOf(listed) {
           seen.add(m);
           const w = Math.min(r.right, m.right) - Math.max(r.left, m.left);
           const h = Math.min(r.bottom, m.bottom) - Math.max(r.top, m.top);
-          if (w > 1 && h > 1) {
+          if (w > 1 && h > 1 && !apart(el, owner, Math.max(r.left, m.left) + w / 2, Math.max(r.top, m.top) + h / 2)) {
             met.set(el, (met.get(el) || 0) + w * h);
           }
         }

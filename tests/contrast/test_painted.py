@@ -531,18 +531,23 @@ _OVER_TEXT = _page(
     " #swept { position: absolute; top: 3px; left: 0 } #swept::first-line { color: #dcdcdc }",
 )
 # Text near other text and not over it: a badge over a button's corner, a decorative copy beside a
-# heading, the lines of a tightly set heading over a gradient, a visually hidden label in a line.
+# heading, the lines of a tightly set heading over a gradient, a visually hidden label in a line,
+# and a popup whose opaque background hides the text under it.
 _NEAR_TEXT = _page(
     '<button class="b">Inbox<span class="n">3</span></button>'
     '<div class="w"><h2>Our services</h2><span class="dup" aria-hidden="true">Our services</span></div>'
     '<h2 class="hero"><span>Fast delivery</span><br><span>every day</span></h2>'
-    '<p id="t">Read the <a href="#t">terms<span class="sr">of the service agreement</span></a> first.</p>',
+    '<p id="t">Read the <a href="#t">terms<span class="sr">of the service agreement</span></a> first.</p>'
+    '<div class="w"><p>Orders ship within two days of payment.</p><div class="pop"><span>Account settings</span>'
+    "</div></div>",
     "button { position: relative; font: 16px sans-serif; padding: 8px 28px 8px 12px; background: #fff;"
     " color: #000; border: 1px solid #000 } .n { position: absolute; top: -8px; right: -8px;"
     " background: #b00020; color: #fff; border-radius: 9px; padding: 0 6px; font-size: 12px }"
     " .w { position: relative } .dup { position: absolute; top: 40px; left: 200px; color: #555; font-size: 14px }"
     " .hero { font-size: 40px; line-height: .85 } .hero span, #t { background: linear-gradient(90deg, #fff, #fefefe) }"
-    " .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap }",
+    " .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap }"
+    " .pop { position: absolute; top: -5px; left: 40px; padding: 4px; background: #fff; border: 1px solid #000 }"
+    " .pop span { background: linear-gradient(90deg, #fff, #fefefe) }",
 )
 
 
@@ -550,7 +555,8 @@ def test_text_drawn_over_other_text_is_not_passed(evaluator: Evaluator) -> None:
     """Attack: pale text under or over a dark copy of itself, where the glyph isolation (which fills
     every text at once) and the window around the glyphs find the dark copy's pixels. The pixels
     cannot pass text drawn over another element's text: it is not audited, and the sample does not
-    pass. Text beside other text, a badge over a button's corner and a tightly set heading pass."""
+    pass. Text beside other text, a badge over a button's corner, a tightly set heading and a popup
+    over text pass."""
     bad, good = evaluator.evaluate_many([(None, _OVER_TEXT), (None, _NEAR_TEXT)])
     assert bad.status == "ok" and good.status == "ok", (bad.error, good.error)
     assert bad.contrast is not None
