@@ -159,7 +159,8 @@ class ContrastAudit:
     ``unaudited_incomplete`` counts axe's "can't tell" nodes the check did not reach (past its
     node limit, its screens or its share of the time) or failed to measure (repainted while
     captured, gone from where it was captured, or all of them when the check broke: ``error``
-    says how): their contrast is not audited, and the sample does not pass on them.
+    says how), and measured text drawn over another element's text that its pixels did not
+    fail: their contrast is not audited, and the sample does not pass on them.
     """
 
     schemes: tuple[str, ...] = ("light",)

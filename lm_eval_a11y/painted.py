@@ -38,6 +38,12 @@ _REACH = 2
 # Pixels not under a glyph (no difference between the fills) that change between the page's
 # capture and the transparent one: the page repainted under the measurement.
 _DRIFT = 0.02
+# A row of a stretch of the line whose strongest glyph pixel is below this share of the node's
+# strongest (and at least _FAINT) lies under something translucent that covers only part of the
+# glyphs (a thick translucent line-through, a band over the middle of the line, a veil over some of
+# the words): its glyphs are measured as painted there, not unmixed back to their full colour.
+_VEILED = 0.75
+_FAINT = 3
 
 Stack = npt.NDArray[np.uint8]  # (3, height, width, 3): page, black, white
 Floats = npt.NDArray[np.float64]
@@ -69,6 +75,29 @@ def _local_median(rgb: Floats, bare: npt.NDArray[np.bool_], width: int) -> Float
     return out
 
 
+def _reference(cover: npt.NDArray[np.int16], strongest: int, width: int) -> Floats:
+    """The coverage of a glyph pixel a glyph covers fully, per pixel: the node's strongest, except
+    on the rows of a stretch of the line (``width`` pixels, the last stretch merged with the one
+    before) whose strongest glyph pixel, with the rows right above and below (a glyph's top and
+    bottom edge are drawn partly covered), is much weaker: something translucent lies over that
+    part of the glyphs, and a full glyph pixel there is as weak as that row's strongest. Glyph
+    edges drawn partly covered vary from stem to stem, a veil over a part of the line does not."""
+    total = cover.shape[1]
+    ref = np.full(cover.shape, float(strongest))
+    starts = list(range(0, total, width))
+    if len(starts) > 1 and total - starts[-1] < width // 2:
+        starts.pop()
+    for number, x in enumerate(starts):
+        end = starts[number + 1] if number + 1 < len(starts) else total
+        rows = cover[:, x:end].max(axis=1).astype(np.float64)
+        near = rows.copy()
+        near[1:] = np.maximum(near[1:], rows[:-1])
+        near[:-1] = np.maximum(near[:-1], rows[1:])
+        veiled = (near < _VEILED * strongest) & (near >= _FAINT)
+        ref[:, x:end] = np.where(veiled, near, float(strongest))[:, None]
+    return ref
+
+
 def measure_painted(stacks: list[Stack], node: dict[str, Any]) -> dict[str, Any]:
     """The contrast between a node's glyphs as painted and the background around them.
 
@@ -78,7 +107,10 @@ def measure_painted(stacks: list[Stack], node: dict[str, Any]) -> dict[str, Any]
     capture and that background by the pixel's coverage (the difference between the black and
     the white fill, as a share of the node's strongest), for normal compositing, filters and
     blends alike, since each of them is applied to the pixel as a whole; a fully covered pixel
-    is the page's own.
+    is the page's own. Where something translucent covers only part of the glyphs (rows of the
+    line whose glyphs are all much weaker than the node's strongest), a glyph pixel's coverage
+    is taken as a share of its row's strongest (:func:`_reference`): the veiled glyphs are
+    measured as a reader sees them, and the median decides whether most of the text reads.
     """
     if node.get("unmeasurable"):
         return {"unmeasurable": node["unmeasurable"]}
@@ -88,18 +120,18 @@ def measure_painted(stacks: list[Stack], node: dict[str, Any]) -> dict[str, Any]
     strongest = max(int(c.max()) for c in coverage)
     if strongest < _INVISIBLE:
         return {"unmeasurable": "no glyph of the text is painted where it lies (covered, or not painted)"}
-    threshold = _FULL if sum(int((c >= _FULL * strongest).sum()) for c in coverage) >= _ENOUGH else _CORE
     stretch = max(8, math.ceil(float(node.get("font_size") or 16) * 2))
+    shares = [c / _reference(c, strongest, 2 * stretch) for c in coverage]
+    threshold = _FULL if sum(int((s >= _FULL).sum()) for s in shares) >= _ENOUGH else _CORE
     ratios: list[Floats] = []
     backgrounds: list[Stack] = []
     cores = outside = drift = 0
-    for stack, cover in zip(stacks, coverage, strict=True):
+    for stack, cover, share in zip(stacks, coverage, shares, strict=True):
         page, black = stack[0].astype(np.float64), stack[1].astype(np.float64)
         empty = cover == 0
         outside += int(empty.sum())
         # No glyph there: the page's capture and the filled ones show the same background.
         drift += int((np.abs(page - black).max(axis=-1)[empty] > 8).sum())
-        share = cover / strongest
         core = share >= threshold
         count = int(core.sum())
         if count == 0:

@@ -744,6 +744,169 @@ function randomSample(list, count) {
   return order.map((i) => list[i]);
 }
 
+// Text drawn over or under another element's text: the glyph isolation fills every text at once,
+// so the two are isolated together, and the window around a glyph finds the other text's pixels.
+// Such text cannot be passed by the pixels (docs/contrast.md). Judged on the middle three fifths
+// of each line box (the ascent and descent of a font leave room that adjacent lines share), for
+// the text of each listed element against every visible, unclipped text node of another element.
+const OVERLAP = 0.05;
+const BAND = 64;
+
+function middle(r) {
+  return { left: r.left, right: r.right, top: r.top + 0.2 * r.height, bottom: r.bottom - 0.2 * r.height };
+}
+
+// Where an element's text can be painted: the part of the viewport its clipping ancestors and
+// itself let through (null: anywhere), or false when it is not painted at all (transparent, not
+// displayed). Kept per element for one listing.
+function paintArea(node, known) {
+  if (!node || node.nodeType !== 1 || node === document.documentElement || node === document.body) {
+    return null;
+  }
+  if (known.has(node)) {
+    return known.get(node);
+  }
+  const s = getComputedStyle(node);
+  let area = paintArea(parentOf(node), known);
+  if (area !== false && (parseFloat(s.opacity) === 0 || s.display === 'none')) {
+    area = false;
+  }
+  if (area !== false
+    && !(s.overflowX === 'visible' && s.overflowY === 'visible' && s.clipPath === 'none' && s.clip === 'auto')) {
+    const c = node.getBoundingClientRect();
+    area = area === null ? { left: c.left, top: c.top, right: c.right, bottom: c.bottom }
+      : { left: Math.max(area.left, c.left), top: Math.max(area.top, c.top),
+        right: Math.min(area.right, c.right), bottom: Math.min(area.bottom, c.bottom) };
+  }
+  known.set(node, area);
+  return area;
+}
+
+// The middles of the line boxes `rects` of an element's own text that are painted: visible, and
+// not clipped away (a visually hidden label lays its words out in a box of one pixel).
+function paintedRects(el, rects, known) {
+  if (getComputedStyle(el).visibility !== 'visible') {
+    return [];
+  }
+  const area = paintArea(el, known);
+  return area === false ? [] : rects.filter((r) => r.width > 1 && r.height > 1 && (area === null
+    || (Math.min(r.right, area.right) - Math.max(r.left, area.left) > 1
+      && Math.min(r.bottom, area.bottom) - Math.max(r.top, area.top) > 1))).map(middle);
+}
+
+function textRects(el, known) {
+  const out = [];
+  const range = document.createRange();
+  for (const child of el.childNodes) {
+    if (child.nodeType === 3 && child.data.trim() !== '') {
+      range.selectNodeContents(child);
+      out.push(...range.getClientRects());
+    }
+  }
+  range.detach();
+  return paintedRects(el, out, known);
+}
+
+// Whether an opaque background lies between two elements' text at (x, y), in the upper one or
+// under it (a menu opened over the page's text hides the text below it). Unknown (out of view, or
+// an element the point does not hit) is not apart.
+function apart(a, b, x, y) {
+  if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) {
+    return false;
+  }
+  const stack = document.elementsFromPoint(x, y);
+  const ia = stack.indexOf(a);
+  const ib = stack.indexOf(b);
+  if (ia < 0 || ib < 0) {
+    return false;
+  }
+  for (let i = Math.min(ia, ib); i < Math.max(ia, ib); i += 1) {
+    if (rgba(getComputedStyle(stack[i]).backgroundColor)[3] >= 1) {
+      let opacity = 1;
+      for (let node = stack[i]; node && node.nodeType === 1; node = parentOf(node)) {
+        opacity *= parseFloat(getComputedStyle(node).opacity);
+      }
+      if (opacity >= 1) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+function overTextOf(listed) {
+  const mine = new Map();
+  const bands = new Map();
+  const known = new Map();
+  for (const el of listed) {
+    const rects = textRects(el, known);
+    if (rects.length === 0) {
+      continue;  // a form control's value: its box is not its text's (a floating label lies over it)
+    }
+    mine.set(el, rects);
+    for (const r of rects) {
+      for (let b = Math.floor(r.top / BAND); b <= Math.floor(r.bottom / BAND); b += 1) {
+        if (!bands.has(b)) {
+          bands.set(b, []);
+        }
+        bands.get(b).push([el, r]);
+      }
+    }
+  }
+  const met = new Map();
+  if (mine.size === 0) {
+    return met;
+  }
+  const walker = document.createTreeWalker(document.body || document.documentElement, NodeFilter.SHOW_TEXT);
+  const range = document.createRange();
+  const on = (top, bottom) => {
+    for (let b = Math.floor(top / BAND); b <= Math.floor(bottom / BAND); b += 1) {
+      if (bands.has(b)) {
+        return true;
+      }
+    }
+    return false;
+  };
+  for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+    const owner = text.parentElement;
+    if (!owner || text.data.trim() === ''
+      || /^(script|style|noscript|template|title|textarea|option)$/.test(owner.localName)) {
+      continue;
+    }
+    range.selectNodeContents(text);
+    // Only text on a listed text's lines is looked at more closely.
+    const near = [...range.getClientRects()].filter((raw) => on(raw.top, raw.bottom));
+    if (near.length === 0) {
+      continue;
+    }
+    for (const r of paintedRects(owner, near, known)) {
+      const seen = new Set();
+      for (let b = Math.floor(r.top / BAND); b <= Math.floor(r.bottom / BAND); b += 1) {
+        for (const [el, m] of bands.get(b) || []) {
+          if (el === owner || seen.has(m)) {
+            continue;
+          }
+          seen.add(m);
+          const w = Math.min(r.right, m.right) - Math.max(r.left, m.left);
+          const h = Math.min(r.bottom, m.bottom) - Math.max(r.top, m.top);
+          if (w > 1 && h > 1 && !apart(el, owner, Math.max(r.left, m.left) + w / 2, Math.max(r.top, m.top) + h / 2)) {
+            met.set(el, (met.get(el) || 0) + w * h);
+          }
+        }
+      }
+    }
+  }
+  range.detach();
+  const out = new Set();
+  for (const [el, area] of met) {
+    const whole = mine.get(el).reduce((sum, r) => sum + (r.right - r.left) * (r.bottom - r.top), 0);
+    if (area >= OVERLAP * whole) {
+      out.add(el);
+    }
+  }
+  return out;
+}
+
 // The nodes of the last axe run as the Python side plans its captures: boxes in document
 // coordinates (viewport ones for fixed and sticky text, which moves with the viewport).
 export function contrastNodes(limit) {
@@ -754,6 +917,11 @@ export function contrastNodes(limit) {
   const kept = randomSample(axeNodes, limit);
   contrastSeen = [...kept, ...contrastSeen.filter((seen) => seen.kind === 'pass')];
   const count = (list, kind) => list.filter((seen) => seen.kind === kind).length;
+  const nodes = contrastSeen.map((seen) => [seen, contrastDescribe(seen)]);
+  const tangled = overTextOf(nodes.filter(([seen, d]) => d.boxes && seen.el).map(([seen]) => seen.el));
+  for (const seen of contrastSeen) {
+    seen.overText = Boolean(seen.el && tangled.has(seen.el));
+  }
   return {
     scroll: [scrollX, scrollY],
     document: [document.documentElement.scrollWidth, document.documentElement.scrollHeight],
@@ -761,8 +929,7 @@ export function contrastNodes(limit) {
     violations: count(axeNodes, 'violation'),
     left_violations: count(axeNodes, 'violation') - count(kept, 'violation'),
     left_incomplete: count(axeNodes, 'incomplete') - count(kept, 'incomplete'),
-    nodes: contrastSeen.map((seen, index) => {
-      const d = contrastDescribe(seen);
+    nodes: nodes.map(([seen, d], index) => {
       const node = {
         index,
         kind: seen.kind,
@@ -919,7 +1086,7 @@ export async function contrastPixels(pngs, clip, indices, isolating = false) {
     }
     nodes.push({
       index, colour: d.colour, alpha: d.alpha, font_size: d.font_size, large: d.large, blended: d.blended,
-      covered: d.covered, missing_image: d.missing_image, boxes,
+      covered: d.covered, missing_image: d.missing_image, over_text: Boolean(contrastSeen[index].overText), boxes,
     });
   }
   const all = new Uint8Array(size);

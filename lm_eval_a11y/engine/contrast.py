@@ -142,6 +142,18 @@ def _fallback_only(result: dict[str, Any], node: dict[str, Any]) -> dict[str, An
     return {"unmeasurable": "the text lies over an image that did not load here (a blocked request)"}
 
 
+def _over_text(result: dict[str, Any], node: dict[str, Any]) -> dict[str, Any]:
+    """Text drawn over or under another element's text (the probe's ``over_text``) is isolated
+    together with it, and the window around its glyphs finds the other text's pixels: the two
+    cannot be told apart on the pixels. A failure as painted stands (a reader sees the smear);
+    a pass says nothing of the text itself, and leaves it undecided."""
+    if not node.get("over_text") or result.get("ratio") is None:
+        return result
+    if result.get("ratio") is not None and float(result["ratio"]) < required_ratio(bool(node.get("large"))):
+        return result
+    return {"unmeasurable": "the text is drawn over or under another element's text", "over_text": True}
+
+
 def _unpack(shot: dict[str, Any]) -> dict[int, tuple[dict[str, Any], list[npt.NDArray[np.uint8]]]]:
     """contrastPixels' answer: each node's description and, per line box, its crops stacked
     (page, then the isolated captures), RGB."""
@@ -280,7 +292,7 @@ async def _measure(
                     own = _with_isolation(own, measure_painted(stacks, described), described)
                 else:
                     own = measure_text([s[0] for s in stacks], described)
-                own = _fallback_only(own, described)
+                own = _over_text(_fallback_only(own, described), described)
                 if described.get("missed"):
                     own = {**own, "missed": True}
                 if len(pngs) > 1:
@@ -327,6 +339,11 @@ async def _measure(
             # measured. axe's "can't tell" there is not audited.
             missed += bool(result.get("repainted") or lost) and node["kind"] == "incomplete"
         decided, decided_by = decide(node["kind"], pixel)
+        if result.get("over_text") and node["kind"] != "violation":
+            # Text drawn over other text that the pixels could not fail: undecided, not audited
+            # (axe's pass of swept text is not what a reader sees either).
+            missed += 1
+            decided, decided_by = "incomplete", "pixels"
         if node["kind"] == "pass" and decided == "pass":
             continue  # swept text that holds: not worth a record
         out.append(

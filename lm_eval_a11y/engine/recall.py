@@ -40,6 +40,7 @@ def _signature(described: dict[str, Any], crops: list[Crop]) -> bytes:
         described.get("large"),
         described.get("blended"),
         described.get("covered"),
+        described.get("over_text"),
         [(b["width"], b["height"]) for b in described.get("boxes", ())],
     )
     digest.update(repr(fields).encode())

@@ -475,3 +475,96 @@ def test_decoys_all_measured_pass_when_readable(evaluator: Evaluator) -> None:
     (obs,) = evaluator.evaluate_many([(None, _decoys(40, "#333"))])
     assert obs.contrast is not None and obs.contrast.unaudited_incomplete == 0
     assert score_observation(obs).passed, score_observation(obs).reasons
+
+
+# Something translucent over part of the glyphs' height, each at about 1.4:1 where it lies: a thick
+# line-through, a band over the middle three fifths of a line, a pseudo-element over its lower half.
+_VEIL = "rgba(255,255,255,.85)"
+_THIN = "rgba(255,255,255,.2)"
+
+
+def _veils(colour: str, line_through: str) -> str:
+    """The band and the pseudo-element's veil in ``colour``, the line-through as ``line_through``,
+    and a thin underline."""
+    return _page(
+        f'<p id="lt">{_TEXT}</p><div class="w"><p id="band">{_TEXT}</p><div class="b"></div></div>'
+        f'<p id="after">{_TEXT}</p><p id="ul">{_TEXT}</p>',
+        f"#lt {{ text-decoration: {line_through} }}"
+        " #ul { text-decoration: underline; text-decoration-thickness: 2px }"
+        " .w { position: relative } #band, #after { line-height: 1.2 }"
+        f" .b {{ position: absolute; left: 0; right: 0; top: 20%; height: 60%; background: {colour} }}"
+        ' #after { position: relative } #after::after { content: ""; position: absolute; left: 0; right: 0;'
+        f" top: 45%; bottom: 0; background: linear-gradient({colour}, {colour}) }}",
+    )
+
+
+def test_a_veil_over_part_of_the_glyphs_fails(evaluator: Evaluator) -> None:
+    """Attack: most of each glyph's height lies under a translucent veil, the rest is readable. The
+    glyphs under the veil count as painted, so the text fails; the same constructions with a faint
+    veil, a line-through in the text's colour and a thin underline pass."""
+    bad, good = evaluator.evaluate_many(
+        [
+            (None, _veils(_VEIL, f"line-through {_VEIL}; text-decoration-thickness: .6em")),
+            (None, _veils(_THIN, "line-through")),
+        ]
+    )
+    assert bad.status == "ok" and good.status == "ok", (bad.error, good.error)
+    assert bad.contrast is not None
+    for target in ("#lt", "#band", "#after"):
+        (node,) = [n for n in bad.contrast.nodes if n.target == (target,)]
+        assert (node.pixel, node.decided) == ("fail", "fail"), node
+        assert node.pixel_ratio is not None and node.pixel_ratio < 2.0, node
+    assert not score_observation(bad).passed
+    assert score_observation(good).passed, score_observation(good).reasons
+
+
+# Pale text (1.4:1) with a bolder, larger dark copy of it drawn over or under it: axe's can't-tell
+# HTML text, SVG text, and text axe passes whose first line is pale.
+_OVER_TEXT = _page(
+    f'<div class="w"><p id="under">{_TEXT}</p><p class="d">{_TEXT}</p></div>'
+    f'<svg width="600" height="30" role="img" aria-labelledby="svg"><text id="svg" x="0" y="20" font-size="16"'
+    f' fill="#dcdcdc">{_TEXT}</text><text x="0" y="22" font-size="20" font-weight="bold" aria-hidden="true">'
+    f"{_TEXT}</text></svg>"
+    f'<div class="w"><p class="d2">{_TEXT}</p><p id="swept">{_TEXT}</p></div>',
+    ".w { position: relative; height: 40px } .w p { margin: 0 } #under { color: #dcdcdc }"
+    " .d, .d2 { font-weight: bold; font-size: 20px } .d { position: absolute; top: -4px; left: 0 }"
+    " #swept { position: absolute; top: 3px; left: 0 } #swept::first-line { color: #dcdcdc }",
+)
+# Text near other text and not over it: a badge over a button's corner, a decorative copy beside a
+# heading, the lines of a tightly set heading over a gradient, a visually hidden label in a line,
+# and a popup whose opaque background hides the text under it.
+_NEAR_TEXT = _page(
+    '<button class="b">Inbox<span class="n">3</span></button>'
+    '<div class="w"><h2>Our services</h2><span class="dup" aria-hidden="true">Our services</span></div>'
+    '<h2 class="hero"><span>Fast delivery</span><br><span>every day</span></h2>'
+    '<p id="t">Read the <a href="#t">terms<span class="sr">of the service agreement</span></a> first.</p>'
+    '<div class="w"><p>Orders ship within two days of payment.</p><div class="pop"><span>Account settings</span>'
+    "</div></div>",
+    "button { position: relative; font: 16px sans-serif; padding: 8px 28px 8px 12px; background: #fff;"
+    " color: #000; border: 1px solid #000 } .n { position: absolute; top: -8px; right: -8px;"
+    " background: #b00020; color: #fff; border-radius: 9px; padding: 0 6px; font-size: 12px }"
+    " .w { position: relative } .dup { position: absolute; top: 40px; left: 200px; color: #555; font-size: 14px }"
+    " .hero { font-size: 40px; line-height: .85 } .hero span, #t { background: linear-gradient(90deg, #fff, #fefefe) }"
+    " .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap }"
+    " .pop { position: absolute; top: -5px; left: 40px; padding: 4px; background: #fff; border: 1px solid #000 }"
+    " .pop span { background: linear-gradient(90deg, #fff, #fefefe) }",
+)
+
+
+def test_text_drawn_over_other_text_is_not_passed(evaluator: Evaluator) -> None:
+    """Attack: pale text under or over a dark copy of itself, where the glyph isolation (which fills
+    every text at once) and the window around the glyphs find the dark copy's pixels. The pixels
+    cannot pass text drawn over another element's text: it is not audited, and the sample does not
+    pass. Text beside other text, a badge over a button's corner, a tightly set heading and a popup
+    over text pass."""
+    bad, good = evaluator.evaluate_many([(None, _OVER_TEXT), (None, _NEAR_TEXT)])
+    assert bad.status == "ok" and good.status == "ok", (bad.error, good.error)
+    assert bad.contrast is not None
+    for target, axe in (("#under", "incomplete"), ("#svg", "incomplete"), ("#swept", "pass")):
+        (node,) = [n for n in bad.contrast.nodes if n.target == (target,)]
+        assert (node.axe, node.pixel, node.decided) == (axe, "unmeasurable", "incomplete"), node
+        assert "other element's text" in node.note, node
+    assert bad.contrast.unaudited_incomplete >= 3
+    score = score_observation(bad)
+    assert not score.passed and any("drawn over other text" in r for r in score.reasons), score.reasons
+    assert score_observation(good).passed, score_observation(good).reasons
