@@ -111,15 +111,16 @@ def score_observation(obs: Observation) -> SampleScore:
     for what in obs.audit.unaudited:
         reasons.append(f"content could not be audited: {what}")
     # Text axe could not tell on that the pixel check had no room or time to measure, or failed
-    # to measure (repainted while captured, gone from the document, the check itself broke): a
-    # page could hide its failure there, so the contrast there is undecided, not passed.
+    # to measure (repainted while captured, gone from the document, the check itself broke), and
+    # text drawn over other text that its pixels did not fail: a page could hide its failure
+    # there, so the contrast there is undecided, not passed.
     unreached = audit.unaudited_incomplete if audit is not None else 0
     if unreached:
         cause = (
             f"the check failed: {audit.error}"
             if audit is not None and audit.error
-            else "past its limits, or it failed on them: repainted while captured, gone from where it was captured,"
-            " or the check broke under a screen or preference"
+            else "past its limits, drawn over other text, or it failed on them: repainted while captured, gone from"
+            " where it was captured, or the check broke under a screen or preference"
         )
         reasons.append(
             f"content could not be audited: colour contrast of {unreached} node(s) axe could not tell on,"
