@@ -359,9 +359,8 @@ function paintedInView(outer, hole) {
   return area(outer) - (inner.right > inner.left && inner.bottom > inner.top ? area(inner) : 0);
 }
 
-// Whether any of the spilled paint meets the element's own text (its line boxes, or its box for a
-// form control's value).
-function meetsSpill(el, spills) {
+// The line boxes of an element's own text (its text children with more than white space).
+function ownTextRects(el) {
   const rects = [];
   const range = document.createRange();
   for (const child of el.childNodes) {
@@ -371,6 +370,13 @@ function meetsSpill(el, spills) {
     }
   }
   range.detach();
+  return rects;
+}
+
+// Whether any of the spilled paint meets the element's own text (its line boxes, or its box for a
+// form control's value).
+function meetsSpill(el, spills) {
+  const rects = ownTextRects(el);
   if (rects.length === 0) {
     rects.push(el.getBoundingClientRect());
   }
@@ -795,16 +801,7 @@ function paintedRects(el, rects, known) {
 }
 
 function textRects(el, known) {
-  const out = [];
-  const range = document.createRange();
-  for (const child of el.childNodes) {
-    if (child.nodeType === 3 && child.data.trim() !== '') {
-      range.selectNodeContents(child);
-      out.push(...range.getClientRects());
-    }
-  }
-  range.detach();
-  return paintedRects(el, out, known);
+  return paintedRects(el, ownTextRects(el), known);
 }
 
 // Whether an opaque background lies between two elements' text at (x, y), in the upper one or
