@@ -149,7 +149,7 @@ def _over_text(result: dict[str, Any], node: dict[str, Any]) -> dict[str, Any]:
     a pass says nothing of the text itself, and leaves it undecided."""
     if not node.get("over_text") or result.get("ratio") is None:
         return result
-    if result.get("ratio") is not None and float(result["ratio"]) < required_ratio(bool(node.get("large"))):
+    if float(result["ratio"]) < required_ratio(bool(node.get("large"))):
         return result
     return {"unmeasurable": "the text is drawn over or under another element's text", "over_text": True}
 
