@@ -27,7 +27,10 @@ __all__ = ["NotPageKind", "not_a_page"]
 NotPageKind = Literal["empty", "binary", "json", "answer", "prose"]
 
 _ANY_TAG = re.compile(r"<(?:!doctype|!--|/?[a-z][a-z0-9-]*(?:[\s/>]|$))", re.IGNORECASE)
-_STARTS_AS_MARKUP = re.compile(r"^\s*<(?:!doctype|!--|[a-z])", re.IGNORECASE)
+# A document starts as markup: a doctype, a comment, a tag, or the XML declaration of an XHTML page
+# (``<?xml version="1.0"?>``, which an HTML parser reads as a comment), after white space or a
+# byte order mark.
+_STARTS_AS_MARKUP = re.compile(r"^[\s\ufeff]*<(?:!doctype|!--|\?xml[\s?]|[a-z])", re.IGNORECASE)
 # Control characters that never occur in text a person or a model wrote (tab, newlines and form
 # feed do; ESC appears in terminal captures, which are not HTML either).
 _BINARY_CONTROLS = re.compile("[\x00-\x08\x0e-\x1a\x1c-\x1f]")
