@@ -4,11 +4,13 @@ against the plain Playwright + axe-core script a user would write instead (scrip
     .venv/bin/python scripts/bench_evaluator.py            # 48 case examples + 12 generated pages
     .venv/bin/python scripts/bench_evaluator.py --rounds 3 # every mode three times, medians
     .venv/bin/python scripts/bench_evaluator.py --json out.json
+    .venv/bin/python scripts/bench_evaluator.py --examples 0 --generated 0 --pages DIR  # public pages
 
 The corpus is fixed by construction: the cases' own example pages (taken round-robin over the
 cases in id order, so every case's checks run), plus generated pages from about 20 KB to 1 MB
 that each embed a disclosure widget and are evaluated with the ``disclosure`` case, so the large
-pages run interactive checks too. Every mode evaluates the same corpus in the same run, so the
+pages run interactive checks too; ``--pages DIR`` adds saved pages, such as the public pages
+scripts/public_pages.py writes, scored without a case. Every mode evaluates the same corpus in the same run, so the
 ratios are measured under the same machine load. The ratio to the plain script is the script's
 wall time over the pool's (above 1: the evaluator is faster), and the WCAG rules the script found
 on each page are set against those the evaluator found. The timed runs measure wall-clock pages per second
@@ -92,8 +94,9 @@ def _generated(index: int, sections: int) -> str:
     return "".join(parts)
 
 
-def build_corpus(examples: int, generated: int) -> tuple[list[Page], list[str]]:
-    """Case examples round-robin over the cases, then generated pages of growing size."""
+def build_corpus(examples: int, generated: int, folders: Sequence[Path] = ()) -> tuple[list[Page], list[str]]:
+    """Case examples round-robin over the cases, then generated pages of growing size, then every
+    ``*.html`` page of each of ``folders`` (by name), scored without a case."""
     skipped: list[str] = []
     per_case: list[list[Page]] = []
     disclosure: Case | None = None
@@ -116,6 +119,9 @@ def build_corpus(examples: int, generated: int) -> tuple[list[Page], list[str]]:
     for i in range(generated):
         html = _generated(i, sizes[i % len(sizes)])
         corpus.append((disclosure, html, f"generated/{i:02d}-{len(html) // 1024}KB"))
+    for folder in folders:
+        for path in sorted(folder.glob("*.html")):
+            corpus.append((None, path.read_text(encoding="utf-8", errors="replace"), f"{folder.name}/{path.name}"))
     return corpus, skipped
 
 
@@ -593,14 +599,33 @@ def main(argv: list[str] | None = None) -> int:
         help="also run the pool with the page's own clock (EvaluatorSettings.page_clock) and print its speed "
         "against the wall clock's horizon",
     )
+    parser.add_argument(
+        "--pages",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="also every *.html page of DIR, scored without a case (repeatable; the public pages: "
+        "scripts/public_pages.py)",
+    )
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args(argv)
     if args.rounds < 1:
         parser.error("--rounds must be at least 1")
 
-    corpus, skipped = build_corpus(args.examples, args.generated)
+    for folder in args.pages:
+        if not folder.is_dir() or not any(folder.glob("*.html")):
+            parser.error(f"--pages {folder}: no *.html pages there (scripts/public_pages.py {folder} writes some)")
+    corpus, skipped = build_corpus(args.examples, args.generated, args.pages)
+    if not corpus:
+        parser.error("no pages to measure: give --examples, --generated or --pages")
     for line in skipped:
         print(f"skipped case: {line}", file=sys.stderr)
+    for folder in args.pages:
+        manifest = folder / "MANIFEST.json"
+        if manifest.is_file():
+            packages = json.loads(manifest.read_text(encoding="utf-8")).get("packages", {})
+            print(f"pages of {folder}: from " + ", ".join(f"{name} {version}" for name, version in packages.items()))
     kb = sorted(len(h.encode()) // 1024 for _, h, _ in corpus)
     with_checks = sum(1 for c, _, _ in corpus if c is not None and c.checks)
     print(

@@ -3,9 +3,10 @@ the plain Playwright + axe-core script's CPU per page on the same pages in the s
 
     .venv/bin/python scripts/profile_guarantees.py                # the 40 model-sized case examples
     .venv/bin/python scripts/profile_guarantees.py --examples 10 --json steps.json
+    .venv/bin/python scripts/profile_guarantees.py --examples 0 --pages DIR   # saved pages, no case
 
-The pages are those of ``scripts/bench_evaluator.py --examples N --generated 0`` (its
-``build_corpus``). The evaluator runs them one sample at a time (concurrency 1), so that all the
+The pages are those of ``scripts/bench_evaluator.py --examples N --generated 0 [--pages DIR]``
+(its ``build_corpus``). The evaluator runs them one sample at a time (concurrency 1), so that all the
 CPU the browser uses while a sample runs is that sample's, and each step of the sample is timed
 by wrapping, at run time, the engine's method or function that does it (:data:`STEPS`); the
 engine itself is not changed. At every entry into and exit from a step the script reads the
@@ -468,9 +469,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--examples", type=int, default=40, help="case example pages (default 40)")
     parser.add_argument("--timeout", type=float, default=30.0, help="time budget per page (default 30 s)")
     parser.add_argument("--skip-baseline", action="store_true", help="no plain script")
+    parser.add_argument(
+        "--pages",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="also every *.html page of DIR, scored without a case (repeatable; as bench_evaluator.py --pages)",
+    )
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args(argv)
-    corpus, skipped = build_corpus(args.examples, 0)
+    for folder in args.pages:
+        if not folder.is_dir() or not any(folder.glob("*.html")):
+            parser.error(f"--pages {folder}: no *.html pages there")
+    corpus, skipped = build_corpus(args.examples, 0, args.pages)
+    if not corpus:
+        parser.error("no pages to profile: give --examples or --pages")
     for line in skipped:
         print(f"skipped case: {line}", file=sys.stderr)
     load = os.getloadavg()

@@ -216,3 +216,37 @@ def test_rounds_must_be_positive() -> None:
     with pytest.raises(SystemExit) as exit_info:
         _bench().main(["--rounds", "0"])
     assert exit_info.value.code == 2
+
+
+def test_saved_pages_are_measured_without_a_case_beside_the_script(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pages = tmp_path / "public"
+    pages.mkdir()
+    (pages / "a-fails.html").write_text(
+        '<!doctype html><html lang="en"><title>A</title><main><img src="data:,"></main></html>', encoding="utf-8"
+    )
+    (pages / "b-passes.html").write_text(
+        '<!doctype html><html lang="en"><title>B</title><main><p>Fine.</p></main></html>', encoding="utf-8"
+    )
+    (pages / "MANIFEST.json").write_text(json.dumps({"packages": {"some-doc": "1.2-3"}}), encoding="utf-8")
+    out = tmp_path / "bench.json"
+    argv = ["--examples", "0", "--generated", "0", "--pages", str(pages), "--skip-naive", "--skip-memory"]
+    assert _bench().main([*argv, "--concurrency", "2", "--json", str(out)]) == 0
+    figures = json.loads(out.read_text())
+    assert figures["pages"] == 2
+    assert figures["modes"][POOL]["statuses"] == {"ok": 2}
+    assert figures["script_findings"]["pages_compared"] == 2
+    printed = capsys.readouterr().out
+    assert "corpus: 2 pages (0 with case checks)" in printed
+    assert "from some-doc 1.2-3" in printed
+    assert "ratio to the plain script" in printed
+
+
+def test_pages_must_name_a_folder_of_pages(tmp_path: Path) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        _bench().main(["--examples", "0", "--generated", "0", "--pages", str(tmp_path)])
+    assert exit_info.value.code == 2
+    with pytest.raises(SystemExit) as exit_info:
+        _bench().main(["--examples", "0", "--generated", "0"])
+    assert exit_info.value.code == 2
