@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 import pytest
+from tab_support import slot_tab
 
 from browser.support import ROOMY_BUDGET_S, TESTS, fixture_case, page
 from lm_eval_a11y.engine.evaluator import Evaluator, EvaluatorSettings
@@ -22,36 +22,29 @@ def single_tab() -> Iterator[Evaluator]:
         ev.close()
 
 
-def _history(message: str) -> int:
-    found = re.search(r"history\.length (\d+)", message)
-    assert found is not None, message
-    return int(found.group(1))
-
-
 def test_a_sample_inherits_nothing_from_the_one_before(single_tab: Evaluator) -> None:
     """Writer, then reader, twice, on one tab: nothing the writer left (a global, local and
     session storage, cookies, ``window.name``, timers, key listeners) reaches the reader.
 
     The order is pinned (one ``evaluate`` at a time; ``evaluate_many`` would start the costlier
-    reader first) and the tab is proven the same: its history grows from each reader to the next,
-    where a new context would start again at one entry.
+    reader first) and the tab is proven the same (tests/tab_support.py): a new context would have
+    given the reader a new tab, where nothing of the writer's could be left anyway.
     """
     case = fixture_case("fixtureleak")
     writer = page("leak-writer.html")
     reader = page("leak-reader.html")
-    histories = []
+    tabs = []
     for _ in range(2):
         wrote = single_tab.evaluate(None, writer)
         assert wrote.status == "ok", wrote.error
+        tabs.append(slot_tab(single_tab))
         obs = single_tab.evaluate(case, reader)
         assert obs.status == "ok", obs.error
+        tabs.append(slot_tab(single_tab))
         outcomes = {c.id: (c.outcome, c.message) for c in obs.checks}
         assert outcomes["nothing-inherited"][0] == "pass", outcomes
         assert outcomes["no-foreign-timers-or-listeners"][0] == "pass", outcomes
-        histories.append(_history(outcomes["nothing-inherited"][1]))
-    # The writer's document and its departure (about:blank) are in the reader's history.
-    assert histories[0] >= 3, histories
-    assert histories[1] > histories[0], f"the readers ran on different tabs: {histories}"
+    assert all(tab is tabs[0] for tab in tabs), f"the samples ran on different tabs: {tabs}"
 
 
 def test_the_leak_checks_do_see_traces_when_they_exist(single_tab: Evaluator) -> None:
@@ -116,13 +109,13 @@ def test_a_departing_document_runs_none_of_its_handlers_and_the_slot_keeps_its_r
     one slot.
 
     Scripts are off while the document departs, so the handler never runs, the departure ends
-    well within its 2 s bound and the second reader loads on the same tab: its history holds more
-    entries than the first reader's. Had the handler run, the departure would have overrun its
-    bound and the slot would have given the reader a new context, whose history starts afresh.
+    well within its 2 s bound and the second reader loads on the same tab. Had the handler run,
+    the departure would have overrun its bound and the slot would have given the reader a new
+    context, with a new tab (tests/tab_support.py).
     """
     spinner = (TESTS / "isolation" / "pages" / "pagehide-waits-3s.html").read_text(encoding="utf-8")
     case = fixture_case("fixtureleak")
-    histories = []
+    tabs = []
     with Evaluator(EvaluatorSettings(concurrency=1, waiting_slots=0, timeout_s=ROOMY_BUDGET_S)) as ev:
         for html in (page("leak-reader.html"), spinner, page("leak-reader.html")):
             obs = ev.evaluate(case if html != spinner else None, html)
@@ -130,5 +123,5 @@ def test_a_departing_document_runs_none_of_its_handlers_and_the_slot_keeps_its_r
             if html != spinner:
                 outcomes = {c.id: (c.outcome, c.message) for c in obs.checks}
                 assert outcomes["nothing-inherited"][0] == "pass", outcomes
-                histories.append(_history(outcomes["nothing-inherited"][1]))
-    assert histories[1] > histories[0], f"the second reader ran in a new context: {histories}"
+                tabs.append(slot_tab(ev))
+    assert tabs[1] is tabs[0], f"the second reader ran in a new context: {tabs}"
