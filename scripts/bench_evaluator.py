@@ -444,6 +444,10 @@ def _report_round(results: list[ModeResult], corpus: list[Page]) -> None:
                 f"    CPU of all its processes: {r.cpu_s:.1f} s, {r.cpu_ms_per_page:.0f} ms per page, "
                 f"{100 * r.cpu_share:.0f} % of {os.cpu_count()} cores"
             )
+        not_ok = _not_ok(r, corpus)
+        if not_ok:
+            more = f" and {len(not_ok) - 10} more" if len(not_ok) > 10 else ""
+            print(f"    not ok: {', '.join(not_ok[:10])}{more}")
         if not r.observations:
             continue
         stages = {
@@ -483,6 +487,15 @@ def _report_round(results: list[ModeResult], corpus: list[Page]) -> None:
             )
 
 
+def _not_ok(result: ModeResult, corpus: list[Page]) -> list[str]:
+    """The pages a mode did not complete, each with its status."""
+    if result.observations:
+        statuses = [o.status for o in result.observations]
+    else:
+        statuses = ["ok" if r.error is None else "error" for r in result.script_results]
+    return [f"{name} ({status})" for (_, _, name), status in zip(corpus, statuses, strict=True) if status != "ok"]
+
+
 def _round_figures(results: list[ModeResult], corpus: list[Page]) -> dict[str, object]:
     figures: dict[str, object] = {
         "modes": {
@@ -494,6 +507,7 @@ def _round_figures(results: list[ModeResult], corpus: list[Page]) -> dict[str, o
                 "cpu_ms_per_page": r.cpu_ms_per_page,
                 "cpu_share": r.cpu_share,
                 "statuses": r.statuses,
+                "not_ok": _not_ok(r, corpus),
             }
             for r in results
         },

@@ -250,3 +250,19 @@ def test_pages_must_name_a_folder_of_pages(tmp_path: Path) -> None:
     with pytest.raises(SystemExit) as exit_info:
         _bench().main(["--examples", "0", "--generated", "0"])
     assert exit_info.value.code == 2
+
+
+def test_the_pages_a_mode_did_not_complete_are_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pages = tmp_path / "saved"
+    pages.mkdir()
+    (pages / "spins.html").write_text(
+        '<!doctype html><html lang="en"><title>S</title><script>while (true) {}</script></html>', encoding="utf-8"
+    )
+    out = tmp_path / "bench.json"
+    argv = ["--examples", "0", "--generated", "0", "--pages", str(pages), "--skip-naive", "--skip-memory"]
+    assert _bench().main([*argv, "--concurrency", "1", "--timeout", "4", "--json", str(out)]) == 0
+    modes = json.loads(out.read_text())["modes"]
+    assert modes[SCRIPT]["not_ok"] == ["saved/spins.html (error)"]
+    assert modes["pool (concurrency 1)"]["not_ok"] == ["saved/spins.html (timeout)"]
+    printed = capsys.readouterr().out
+    assert "not ok: saved/spins.html (timeout)" in printed
