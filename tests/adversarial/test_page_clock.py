@@ -58,8 +58,12 @@ def _shown_between(start: int, end: int, content: str) -> str:
 
 @pytest.fixture(scope="module")
 def one_tab() -> Iterator[Evaluator]:
-    """One slot, so that every sample of the module runs on the same tab, one after the other."""
-    ev = Evaluator(EvaluatorSettings(concurrency=1, waiting_slots=0, timeout_s=20, page_clock=True))
+    """One slot, so that every sample of the module runs on the same tab, one after the other.
+
+    The run ahead may take a quarter of the sample's budget of wall time (engine/late.py): 40 s
+    gives it 10 s, in which a loaded machine still runs these pages to their 30 s horizon (with
+    20 s, 5 s of wall time ran them to 25 s on a machine busy with the rest of the suite)."""
+    ev = Evaluator(EvaluatorSettings(concurrency=1, waiting_slots=0, timeout_s=40, page_clock=True))
     ev.start()
     try:
         yield ev
