@@ -376,9 +376,7 @@ class Tab(_ClockedPage):
             # move it, so after a sample that sent none this round trip is saved.)
             await self.page.mouse.move(-1, -1)
             self.pointer_on_page = False
-        # The tab's history is the blank page and this document, as for a person who typed the
-        # address into a new tab: kept, it would grow with every sample and reload of the tab
-        # (history.length), which a page could read to tell the evaluator from a visitor.
+        # A new tab's history (history.length 2), not one a page could tell the evaluator by.
         await self.send("Page.resetNavigationHistory")
         try:
             # Wait only for the commit: a page that starts a navigation of its own while loading
