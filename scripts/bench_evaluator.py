@@ -584,6 +584,26 @@ def _memory_pass(corpus: list[Page], pool: Mode, timed: ModeResult) -> dict[str,
     }
 
 
+def add_pages_argument(parser: argparse.ArgumentParser) -> None:
+    """``--pages DIR`` (repeatable): saved pages scored without a case (:func:`build_corpus`)."""
+    parser.add_argument(
+        "--pages",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="also every *.html page of DIR, scored without a case (repeatable; the public pages: "
+        "scripts/public_pages.py)",
+    )
+
+
+def check_pages(parser: argparse.ArgumentParser, folders: Sequence[Path]) -> None:
+    """Refuse a ``--pages`` folder that holds no page, as a usage error."""
+    for folder in folders:
+        if not folder.is_dir() or not any(folder.glob("*.html")):
+            parser.error(f"--pages {folder}: no *.html pages there (scripts/public_pages.py {folder} writes some)")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--examples", type=int, default=48, help="case example pages (default 48)")
@@ -613,23 +633,13 @@ def main(argv: list[str] | None = None) -> int:
         help="also run the pool with the page's own clock (EvaluatorSettings.page_clock) and print its speed "
         "against the wall clock's horizon",
     )
-    parser.add_argument(
-        "--pages",
-        type=Path,
-        action="append",
-        default=[],
-        metavar="DIR",
-        help="also every *.html page of DIR, scored without a case (repeatable; the public pages: "
-        "scripts/public_pages.py)",
-    )
+    add_pages_argument(parser)
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args(argv)
     if args.rounds < 1:
         parser.error("--rounds must be at least 1")
 
-    for folder in args.pages:
-        if not folder.is_dir() or not any(folder.glob("*.html")):
-            parser.error(f"--pages {folder}: no *.html pages there (scripts/public_pages.py {folder} writes some)")
+    check_pages(parser, args.pages)
     corpus, skipped = build_corpus(args.examples, args.generated, args.pages)
     if not corpus:
         parser.error("no pages to measure: give --examples, --generated or --pages")

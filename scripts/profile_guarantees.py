@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 import psutil
-from bench_evaluator import Mode, Page, _measure, build_corpus, plain_script
+from bench_evaluator import Mode, Page, _measure, add_pages_argument, build_corpus, check_pages, plain_script
 
 from lm_eval_a11y.engine import conditions, late, pool, sample, session_base, walk
 from lm_eval_a11y.engine.evaluator import AsyncEvaluator
@@ -469,19 +469,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--examples", type=int, default=40, help="case example pages (default 40)")
     parser.add_argument("--timeout", type=float, default=30.0, help="time budget per page (default 30 s)")
     parser.add_argument("--skip-baseline", action="store_true", help="no plain script")
-    parser.add_argument(
-        "--pages",
-        type=Path,
-        action="append",
-        default=[],
-        metavar="DIR",
-        help="also every *.html page of DIR, scored without a case (repeatable; as bench_evaluator.py --pages)",
-    )
+    add_pages_argument(parser)
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args(argv)
-    for folder in args.pages:
-        if not folder.is_dir() or not any(folder.glob("*.html")):
-            parser.error(f"--pages {folder}: no *.html pages there")
+    check_pages(parser, args.pages)
     corpus, skipped = build_corpus(args.examples, 0, args.pages)
     if not corpus:
         parser.error("no pages to profile: give --examples or --pages")
