@@ -89,6 +89,8 @@ class PageClock:
         # Virtual milliseconds run ahead, and their wall time, since the clock started.
         self.ahead_ms = 0.0
         self.ahead_wall_s = 0.0
+        # The slice a run ahead would go on with (advance's first_slice_ms).
+        self.next_slice_ms = FIRST_SLICE_MS
 
     async def start(self) -> None:
         """Put the page on virtual time (paused) and start pacing it."""
@@ -136,14 +138,23 @@ class PageClock:
                 if lead > 0:
                     await asyncio.sleep(lead)
 
-    async def advance(self, ms: float, *, changed: asyncio.Event | None = None, wall_limit_s: float = 5.0) -> float:
+    async def advance(
+        self,
+        ms: float,
+        *,
+        changed: asyncio.Event | None = None,
+        wall_limit_s: float = 5.0,
+        first_slice_ms: float = FIRST_SLICE_MS,
+    ) -> float:
         """Run the page ahead by ``ms`` of its own time, as fast as its tasks run; return how far
         it went. With ``changed``, stop after the first slice during which it was set (the page
         announced a change); past ``wall_limit_s`` of wall time (a page whose timers work hard),
-        stop where the page is."""
+        stop where the page is. The first slice is ``first_slice_ms`` long; a caller that goes on
+        running the page ahead after a stop without a change passes :attr:`next_slice_ms`, so the
+        slices keep the length they had grown to."""
         done = 0.0
         started = time.perf_counter()
-        step = FIRST_SLICE_MS
+        step = min(max(first_slice_ms, FIRST_SLICE_MS), MAX_SLICE_MS)
         async with self._lock:
             try:
                 while done < ms:
@@ -151,11 +162,13 @@ class PageClock:
                     await self._grant(grant, guard=True)
                     done += grant
                     if changed is not None and changed.is_set():
-                        break
-                    if time.perf_counter() - started > wall_limit_s:
+                        step = FIRST_SLICE_MS
                         break
                     step = min(step * 2, MAX_SLICE_MS)
+                    if time.perf_counter() - started > wall_limit_s:
+                        break
             finally:
+                self.next_slice_ms = step
                 self._rebase = True
                 self.ahead_ms += done
                 self.ahead_wall_s += time.perf_counter() - started

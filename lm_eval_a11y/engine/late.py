@@ -10,6 +10,7 @@ import time
 from typing import Any
 
 from lm_eval_a11y.engine.audit import may_change_itself
+from lm_eval_a11y.engine.clock import FIRST_SLICE_MS
 from lm_eval_a11y.engine.session import Session
 from lm_eval_a11y.engine.steps import SampleRun, SampleSteps
 
@@ -182,19 +183,31 @@ class LateAudit(SampleSteps):
         started = time.perf_counter()
         rests_until = 0.0
         closed = await self._closed_baseline(session)
+        # Whether the page may be in a state not looked at: at the start, and after a slice in
+        # which it announced a change. Otherwise the announcement stays armed, the state is the one
+        # last looked at (but for closed shadow roots, counted), and the slices keep their length.
+        unlooked = True
+        slice_ms = FIRST_SLICE_MS
         while (left := horizon_ms - tab.page_time_ms) > 0:
             wall_left = wall_limit_s - (time.perf_counter() - started)
             if wall_left <= 0:
                 break
             changed: asyncio.Event | None = None
             if run.states_audited < _CHANGING_STATES and tab.page_time_ms >= rests_until:
-                position, session.position = session.position, -1
-                looked = time.perf_counter()
-                state = await self._crash_aware(
-                    session, session.next_state(0, look=True, audit="changing", disable=_MID_CHANGE_RULES)
-                )
-                session.position = position
-                state, closed = await self._closed_roots_look(session, state, closed)
+                if unlooked or tab.page_changed.is_set():
+                    position, session.position = session.position, -1
+                    looked = time.perf_counter()
+                    state = await self._crash_aware(
+                        session, session.next_state(0, look=True, audit="changing", disable=_MID_CHANGE_RULES)
+                    )
+                    session.position = position
+                    state, closed = await self._closed_roots_look(session, state, closed)
+                    tab.page_changed.clear()
+                    await self._crash_aware(session, session.probe("armChange"))
+                    slice_ms = FIRST_SLICE_MS
+                else:
+                    looked = time.perf_counter()
+                    state, closed = await self._closed_roots_look(session, "unchanged", closed)
                 if state == "audited":
                     run.axe_ms += session.inline_audit_ms
                 elif state == "new":
@@ -203,8 +216,6 @@ class LateAudit(SampleSteps):
                     run.states_audited += 1
                     took_ms = (time.perf_counter() - looked) * 1000
                     rests_until = tab.page_time_ms + took_ms * (1 - _CHANGING_DUTY) / _CHANGING_DUTY
-                tab.page_changed.clear()
-                await self._crash_aware(session, session.probe("armChange"))
                 changed = tab.page_changed
                 left = horizon_ms - tab.page_time_ms
                 if left <= 0:
@@ -213,7 +224,11 @@ class LateAudit(SampleSteps):
                     left = min(left, _CLOSED_POLL_PAGE_MS)
             elif run.states_audited < _CHANGING_STATES:
                 left = min(left, rests_until - tab.page_time_ms)
-            await self._crash_aware(session, clock.advance(left, changed=changed, wall_limit_s=wall_left))
+            await self._crash_aware(
+                session, clock.advance(left, changed=changed, wall_limit_s=wall_left, first_slice_ms=slice_ms)
+            )
+            unlooked = changed is None or changed.is_set()
+            slice_ms = clock.next_slice_ms
 
     async def _closed_baseline(self, session: Session) -> int | None:
         """The count of nodes in closed shadow roots the watch compares with: None (none) when

@@ -2,7 +2,8 @@
 the evaluator waiting 30 s, and the checks' key presses reach it at a person's cadence.
 
 Attacks: failures a timer adds 2.5 s, 5 s or 20 s after load, a popover shown at 2.3 s (no
-attribute changes, so no mutation shows it), a failing form shown from 2.3 s to 3.3 s only, and a
+attribute changes, so no mutation shows it), a failing form shown from 2.3 s to 3.3 s only (in the
+document, in a shadow root attached late, or by a style rule the CSSOM inserts and deletes), and a
 modal dialog that keeps Tab inside only for presses less than 90 ms apart. Each has a twin that
 must keep passing.
 """
@@ -75,18 +76,43 @@ def _found(obs: Observation) -> dict[str, str]:
     return {f.rule_id: ",".join(f.states) for f in obs.axe.violations}
 
 
+def _shadow_root_between(start: int, end: int, content: str) -> str:
+    """An open shadow root attached late (no mutation of the document shows it) and emptied later."""
+    return _page(
+        "const slot = document.getElementById('late');"
+        f" setTimeout(() => {{ slot.attachShadow({{ mode: 'open' }}).innerHTML = '{content}'; }}, {start});"
+        f" setTimeout(() => {{ slot.shadowRoot.innerHTML = ''; }}, {end});"
+    )
+
+
+def _style_rule_between(start: int, end: int, content: str) -> str:
+    """Content hidden by a style sheet, shown by a rule the CSSOM inserts late and deletes later (no
+    mutation of the document either way)."""
+    return _page(
+        "const sheet = document.head.appendChild(document.createElement('style')).sheet;"
+        " sheet.insertRule('#late { display: none; }');"
+        f" document.getElementById('late').innerHTML = '{content}';"
+        f" setTimeout(() => {{ sheet.insertRule('#late {{ display: block; }}', 1); }}, {start});"
+        f" setTimeout(() => {{ sheet.deleteRule(1); }}, {end});"
+    )
+
+
 LATE = {
     "added-at-2.5s": _added_at(2500, _BAD),
     "added-at-5s": _added_at(5000, _BAD),
     "added-at-20s": _added_at(20000, _BAD),
     "popover-at-2.3s": _popover_at(2300, _BAD),
     "shown-from-2.3s-to-3.3s": _shown_between(2300, 3300, _BAD),
+    "shadow-root-from-2.3s-to-3.3s": _shadow_root_between(2300, 3300, _BAD),
+    "style-rule-from-2.3s-to-3.3s": _style_rule_between(2300, 3300, _BAD),
 }
 TWINS = {
     "added-at-2.5s": _added_at(2500, _GOOD),
     "added-at-20s": _added_at(20000, _GOOD),
     "popover-at-2.3s": _popover_at(2300, _GOOD),
     "shown-from-2.3s-to-3.3s": _shown_between(2300, 3300, _GOOD),
+    "shadow-root-from-2.3s-to-3.3s": _shadow_root_between(2300, 3300, _GOOD),
+    "style-rule-from-2.3s-to-3.3s": _style_rule_between(2300, 3300, _GOOD),
 }
 
 
