@@ -141,6 +141,15 @@ class LateAudit(SampleSteps):
         await self._run_ahead(session, run, float(self.settings.page_clock_horizon_ms), wall_limit)
         signals = await self._crash_aware(session, session.probe("lateSignals"))
         run.horizon_ms = tab.page_time_ms
+        horizon_ms = float(self.settings.page_clock_horizon_ms)
+        if tab.page_time_ms < horizon_ms:
+            # A page whose timers work hard (or a machine too busy) held the run ahead short of the
+            # horizon: what the page shows later was never looked at, so the sample cannot pass on it.
+            run.unaudited.append(
+                f"the page's clock reached {tab.page_time_ms / 1000:.1f} s of its {horizon_ms / 1000:g} s horizon"
+                f" in the {wall_limit:g} s of wall time its run ahead may take (a quarter of the sample's budget),"
+                " so what the page shows later was not audited"
+            )
         await self._audit_at_horizon(session, run, signals)
 
     async def _audit_at_horizon(self, session: Session, run: SampleRun, signals: dict[str, Any]) -> None:

@@ -136,6 +136,54 @@ def test_their_accessible_twins_pass(one_tab: Evaluator, name: str) -> None:
     assert obs.audit.horizon_ms >= PAGE_CLOCK_HORIZON_MS
 
 
+# About 50 ms of work in one task (counted, since time stands still inside a task on the page's
+# clock), every 100 ms: on the wall clock half the renderer's time, so the checks still run; run
+# ahead, 30 s of the page's life cost 15 s of CPU, more than the run ahead may take.
+_WORK = "let spent = 0; for (let i = 0; i < 1.5e7; i += 1) { spent += i % 7; } window.spent = spent;"
+
+HARD_WORKING = {
+    "busy-interval": f"setInterval(() => {{ {_WORK} }}, 100);",
+    # Work only while the page's time runs ahead of a worker's (a worker's timers keep the wall
+    # clock): idle for a visitor, so nothing else of the sample is slowed, and dear only on the
+    # evaluator's run ahead.
+    "busy-only-when-run-ahead": (
+        "const beat = new Worker(URL.createObjectURL(new Blob(['setInterval(() => postMessage(0), 50);'])));"
+        " let beats = 0; beat.onmessage = () => { beats += 1; };"
+        " const ahead = () => performance.now() > 2000 && beats < performance.now() / 200;"
+        f" setInterval(() => {{ if (ahead()) {{ {_WORK} }} }}, 100);"
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def short_budget() -> Iterator[Evaluator]:
+    """A 16 s budget: the run ahead may take 4 s of wall time."""
+    ev = Evaluator(EvaluatorSettings(concurrency=1, waiting_slots=0, timeout_s=16, page_clock=True))
+    ev.start()
+    try:
+        yield ev
+    finally:
+        ev.close()
+
+
+@pytest.mark.parametrize("name", sorted(HARD_WORKING))
+def test_a_page_that_holds_its_clock_short_of_the_horizon_is_not_audited_there(
+    short_budget: Evaluator, name: str
+) -> None:
+    """A page can keep the run ahead from reaching its failures by making each step of its clock
+    dear; the wall time of a run ahead is bounded, so it stops short. The sample then fails as not
+    audited there, with the reason, instead of passing on the part of its life that was looked at
+    (on the wall clock's horizon the same page passes). What follows the run ahead on a page this
+    busy may also run out of the budget: the record keeps both reasons."""
+    late = f"setTimeout(() => {{ document.getElementById('late').innerHTML = '{_BAD}'; }}, 25000);"
+    obs = short_budget.evaluate(None, _page(HARD_WORKING[name] + late))
+    assert obs.status in ("ok", "timeout"), obs.error
+    assert obs.audit.horizon_ms is not None and obs.audit.horizon_ms < PAGE_CLOCK_HORIZON_MS, obs.audit
+    score = score_observation(obs)
+    assert not score.passed
+    assert any("horizon" in reason and "not audited" in reason for reason in score.reasons), score.reasons
+
+
 def test_a_static_page_is_not_run_ahead_and_a_settled_one_gets_no_real_time_window(one_tab: Evaluator) -> None:
     static = one_tab.evaluate(None, _page("").replace("<script></script>", ""))
     assert static.audit.late_audit == "static" and static.audit.clock == "none"
