@@ -138,10 +138,10 @@ class LateAudit(SampleSteps):
             run.frames_ms = (time.perf_counter() - frames_from) * 1000
         run.clock = "virtual"
         wall_limit = self.settings.timeout_s * _HORIZON_SHARE_OF_BUDGET
-        await self._run_ahead(session, run, float(self.settings.page_clock_horizon_ms), wall_limit)
+        horizon_ms = float(self.settings.page_clock_horizon_ms)
+        await self._run_ahead(session, run, horizon_ms, wall_limit)
         signals = await self._crash_aware(session, session.probe("lateSignals"))
         run.horizon_ms = tab.page_time_ms
-        horizon_ms = float(self.settings.page_clock_horizon_ms)
         if tab.page_time_ms < horizon_ms:
             # A page whose timers work hard (or a machine too busy) held the run ahead short of the
             # horizon: what the page shows later was never looked at, so the sample cannot pass on it.
@@ -192,9 +192,10 @@ class LateAudit(SampleSteps):
         started = time.perf_counter()
         rests_until = 0.0
         closed = await self._closed_baseline(session)
-        # Whether the page may be in a state not looked at: at the start, and after a slice in
-        # which it announced a change. Otherwise the announcement stays armed, the state is the one
-        # last looked at (but for closed shadow roots, counted), and the slices keep their length.
+        # Whether the page may be in a state not looked at without having announced it: at the
+        # start, and after a rest (run ahead unwatched). Otherwise it is looked at only after
+        # announcing a change; until then the announcement stays armed, the state is the one last
+        # looked at (but for closed shadow roots, counted), and the slices keep their length.
         unlooked = True
         slice_ms = FIRST_SLICE_MS
         while (left := horizon_ms - tab.page_time_ms) > 0:
@@ -203,9 +204,9 @@ class LateAudit(SampleSteps):
                 break
             changed: asyncio.Event | None = None
             if run.states_audited < _CHANGING_STATES and tab.page_time_ms >= rests_until:
+                looked = time.perf_counter()
                 if unlooked or tab.page_changed.is_set():
                     position, session.position = session.position, -1
-                    looked = time.perf_counter()
                     state = await self._crash_aware(
                         session, session.next_state(0, look=True, audit="changing", disable=_MID_CHANGE_RULES)
                     )
@@ -215,7 +216,6 @@ class LateAudit(SampleSteps):
                     await self._crash_aware(session, session.probe("armChange"))
                     slice_ms = FIRST_SLICE_MS
                 else:
-                    looked = time.perf_counter()
                     state, closed = await self._closed_roots_look(session, "unchanged", closed)
                 if state == "audited":
                     run.axe_ms += session.inline_audit_ms
@@ -236,7 +236,7 @@ class LateAudit(SampleSteps):
             await self._crash_aware(
                 session, clock.advance(left, changed=changed, wall_limit_s=wall_left, first_slice_ms=slice_ms)
             )
-            unlooked = changed is None or changed.is_set()
+            unlooked = changed is None
             slice_ms = clock.next_slice_ms
 
     async def _closed_baseline(self, session: Session) -> int | None:

@@ -37,8 +37,13 @@ def _page(script: str) -> str:
     )
 
 
+def _adds_at(ms: int, content: str) -> str:
+    """The script that puts ``content`` in the page ``ms`` after load."""
+    return f"setTimeout(() => {{ document.getElementById('late').innerHTML = '{content}'; }}, {ms});"
+
+
 def _added_at(ms: int, content: str) -> str:
-    return _page(f"setTimeout(() => {{ document.getElementById('late').innerHTML = '{content}'; }}, {ms});")
+    return _page(_adds_at(ms, content))
 
 
 def _popover_at(ms: int, content: str) -> str:
@@ -57,19 +62,22 @@ def _shown_between(start: int, end: int, content: str) -> str:
     )
 
 
-@pytest.fixture(scope="module")
-def one_tab() -> Iterator[Evaluator]:
-    """One slot, so that every sample of the module runs on the same tab, one after the other.
-
-    The run ahead may take a quarter of the sample's budget of wall time (engine/late.py): 40 s
-    gives it 10 s, in which a loaded machine still runs these pages to their 30 s horizon (with
-    20 s, 5 s of wall time ran them to 25 s on a machine busy with the rest of the suite)."""
-    ev = Evaluator(EvaluatorSettings(concurrency=1, waiting_slots=0, timeout_s=40, page_clock=True))
+def _one_tab(timeout_s: float) -> Iterator[Evaluator]:
+    """One slot on the page's clock, so that every sample runs on the same tab, one after the other."""
+    ev = Evaluator(EvaluatorSettings(concurrency=1, waiting_slots=0, timeout_s=timeout_s, page_clock=True))
     ev.start()
     try:
         yield ev
     finally:
         ev.close()
+
+
+@pytest.fixture(scope="module")
+def one_tab() -> Iterator[Evaluator]:
+    """The run ahead may take a quarter of the sample's budget of wall time (engine/late.py): 40 s
+    gives it 10 s, in which a loaded machine still runs these pages to their 30 s horizon (with
+    20 s, 5 s of wall time ran them to 25 s on a machine busy with the rest of the suite)."""
+    yield from _one_tab(40)
 
 
 def _found(obs: Observation) -> dict[str, str]:
@@ -158,12 +166,7 @@ HARD_WORKING = {
 @pytest.fixture(scope="module")
 def short_budget() -> Iterator[Evaluator]:
     """A 16 s budget: the run ahead may take 4 s of wall time."""
-    ev = Evaluator(EvaluatorSettings(concurrency=1, waiting_slots=0, timeout_s=16, page_clock=True))
-    ev.start()
-    try:
-        yield ev
-    finally:
-        ev.close()
+    yield from _one_tab(16)
 
 
 @pytest.mark.parametrize("name", sorted(HARD_WORKING))
@@ -175,8 +178,7 @@ def test_a_page_that_holds_its_clock_short_of_the_horizon_is_not_audited_there(
     audited there, with the reason, instead of passing on the part of its life that was looked at
     (on the wall clock's horizon the same page passes). What follows the run ahead on a page this
     busy may also run out of the budget: the record keeps both reasons."""
-    late = f"setTimeout(() => {{ document.getElementById('late').innerHTML = '{_BAD}'; }}, 25000);"
-    obs = short_budget.evaluate(None, _page(HARD_WORKING[name] + late))
+    obs = short_budget.evaluate(None, _page(HARD_WORKING[name] + _adds_at(25000, _BAD)))
     assert obs.status in ("ok", "timeout"), obs.error
     assert obs.audit.horizon_ms is not None and obs.audit.horizon_ms < PAGE_CLOCK_HORIZON_MS, obs.audit
     score = score_observation(obs)
