@@ -295,7 +295,8 @@ class Sampler:
 _API = """
 import json, sys, time
 import pyarrow.parquet as pq
-from lm_eval_a11y.corpus import score_pages
+from lm_eval_a11y.corpus import score_pages, shared_evaluator
+from lm_eval_a11y.engine.evaluator import EvaluatorSettings
 table = pq.read_table(sys.argv[1])
 ids, htmls = table.column("id").to_pylist(), table.column("html").to_pylist()
 generic = sys.argv[2] == "generic"
@@ -304,7 +305,8 @@ def progress(n, total):
     if n - done[0] >= 100 or n == total:
         done[0] = n
         print(f"  api {n}/{total}", file=sys.stderr, flush=True)
-scores = score_pages(htmls, generic=generic, progress=progress)
+settings = EvaluatorSettings(timeout_s=float(sys.argv[4])) if len(sys.argv) > 4 else None
+scores = score_pages(htmls, generic=generic, evaluator=shared_evaluator(settings), progress=progress)
 with open(sys.argv[3], "w") as out:
     json.dump({i: [s.status, s.a11y_pass] for i, s in zip(ids, scores)}, out)
 """
@@ -325,7 +327,8 @@ class PathResult:
     cpu_s: float = 0.0
 
 
-def _run(path: str, corpus: Path, work: Path, checks: str, workers: int) -> PathResult:
+def _run(path: str, corpus: Path, work: Path, checks: str, workers: int, timeout: float | None = None) -> PathResult:
+    """One path over ``corpus``; ``timeout``: the budget per page in seconds (default: the path's)."""
     out = work / f"out-{path}"
     shutil.rmtree(out, ignore_errors=True)
     shutil.rmtree(Path(f"{out}-dropped"), ignore_errors=True)
@@ -333,11 +336,13 @@ def _run(path: str, corpus: Path, work: Path, checks: str, workers: int) -> Path
     env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     if path == "api":
         command = [python, "-c", _API, str(corpus), checks, str(out) + ".json"]
+        command += [str(timeout)] if timeout is not None else []
     else:
         command = [python, "-m", "lm_eval_a11y.cli", "corpus", "score", str(corpus), str(out)]
         command += ["--tasks", str(2 * workers), "--workers", str(workers), "--executor", path]
         if checks == "generic":
             command.append("--generic")
+        command += ["--timeout", str(timeout)] if timeout is not None else []
     seconds, sampler = _launch(path, command, env)
     verdicts = _verdicts(path, out)
     statuses = collections.Counter(status for status, _ in verdicts.values())
@@ -496,7 +501,9 @@ def main(argv: list[str] | None = None) -> int:
         "--early", action="store_true", help="filter a mostly failing corpus fully and with the early stop; compare"
     )
     parser.add_argument("--failing", type=float, default=0.95, help="--early: share of pages given failures")
-    parser.add_argument("--timeout", type=float, help="--early: budget per page in seconds (default: the command's)")
+    parser.add_argument(
+        "--timeout", type=float, help="budget per page in seconds, on every path (default: the path's own)"
+    )
     args = parser.parse_args(argv)
     if args.early:
         figures = compare_early(args.pages, args.failing, args.checks, args.workers, args.work, args.timeout)
@@ -523,7 +530,7 @@ def main(argv: list[str] | None = None) -> int:
     results: list[PathResult] = []
     for path in paths:
         print(f"{path} ...", flush=True)
-        results.append(_run(path, corpus, args.work, args.checks, args.workers))
+        results.append(_run(path, corpus, args.work, args.checks, args.workers, args.timeout))
         r = results[-1]
         print(
             f"{path:<6} {r.pages_per_s:5.2f} pages/s  {r.seconds:7.1f} s  worker peak {_mib(r.peak_worker_bytes)}"

@@ -30,9 +30,10 @@ def test_the_corpus_is_the_same_for_a_seed_and_mixes_every_origin() -> None:
 def test_two_paths_score_the_same_rows_and_report_their_cost(tmp_path: Path) -> None:
     bench = _bench()
     out = tmp_path / "figures.json"
-    code = bench.main(
-        ["--pages", "8", "--paths", "api,local", "--checks", "axe", "--work", str(tmp_path), "--json", str(out)]
-    )
+    # The paths are compared on verdicts, not on speed: a budget the slowest page of the corpus
+    # meets on a loaded machine (a 139 KB article ran out of the default 20 s in one CI run).
+    argv = ["--pages", "8", "--paths", "api,local", "--checks", "axe", "--timeout", "90"]
+    code = bench.main([*argv, "--work", str(tmp_path), "--json", str(out)])
     assert code == 0
     figures = json.loads(out.read_text())
     assert figures["pages"] == 8 and figures["checks"] == "axe"

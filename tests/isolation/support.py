@@ -19,9 +19,10 @@ HERE = Path(__file__).resolve().parent
 PAGES = HERE / "pages"
 ENGINE_PAGES = HERE.parent / "pages"
 REPO = HERE.parents[1]
-# How many times every poison/victim pair runs; A11Y_ISOLATION_ROUNDS=5 or more for a longer soak
-# (each round costs about a minute on 2 cores: every victim waits out the late-change horizon).
-ROUNDS = int(os.environ.get("A11Y_ISOLATION_ROUNDS", "2"))
+# How many rounds of the poisons run, each poison followed by another victim in each round: one in
+# the default run, two with A11Y_SLOW=1, A11Y_ISOLATION_ROUNDS=5 or more for a longer soak (each
+# round costs about two minutes on 2 cores: every victim waits out the late-change horizon).
+ROUNDS = int(os.environ.get("A11Y_ISOLATION_ROUNDS", "2" if os.environ.get("A11Y_SLOW") == "1" else "1"))
 BUDGET_S = 8.0
 # What one evaluation may take beyond its budget on a busy machine: building the observation,
 # leaving the document, a new context after a bad one.
