@@ -12,10 +12,10 @@ listed as skipped; ``A11Y_SLOW=1`` renders every example, as ``a11y-eval cases v
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator, Sequence
 
 import pytest
+from tiers import FULL_RUN
 
 from cases.selection import SELECTED_CASES
 from lm_eval_a11y.cases import Case, Example, load_cases, load_examples
@@ -28,11 +28,11 @@ from lm_eval_a11y.scoring import decided_wcag_failures, score_observation
 # The generation cases and the generic page checks, which ship with the package (`-k generic`
 # renders only theirs).
 CASES = (*load_cases(), generic_case())
-ALL_EXAMPLES = os.environ.get("A11Y_SLOW") == "1"
 
 
 def _pins(example: Example) -> set[tuple[str, ...]]:
-    """What an example's expectations pin: each (check, outcome), each axe rule, the verdict."""
+    """What an example's expectations pin: each (check, outcome), each axe rule, whether axe fails
+    it at all, the verdict."""
     pins: set[tuple[str, ...]] = {("check", check_id, expected) for check_id, expected in example.assertions}
     pins |= {("axe", rule) for rule in example.axe_rules} | {("verdict", example.verdict)}
     return pins | {("axe-failures", str(bool(example.axe_rules)))}
@@ -41,18 +41,25 @@ def _pins(example: Example) -> set[tuple[str, ...]]:
 def covering(examples: Sequence[Example]) -> set[str]:
     """The names of a small set of ``examples`` that together pin everything all of them pin:
     greedy set cover, the example pinning most of what is left first, ties to the earlier one."""
-    left = set().union(*(_pins(ex) for ex in examples)) if examples else set()
+    pins = {ex.name: _pins(ex) for ex in examples}
+    left = set().union(*pins.values())
     chosen: set[str] = set()
     while left:
-        best = max(examples, key=lambda ex: len(_pins(ex) & left))
-        chosen.add(best.name)
-        left -= _pins(best)
+        best = max(pins, key=lambda name: len(pins[name] & left))
+        chosen.add(best)
+        left -= pins[best]
     return chosen
 
 
 EXAMPLES: list[tuple[Case, Example]] = [(case, ex) for case in CASES for ex in load_examples(case)]
 _COVER = {(case.id, name) for case in CASES for name in covering(load_examples(case))}
-RENDERED = [(case, ex) for case, ex in EXAMPLES if ALL_EXAMPLES or (case.id, ex.name) in _COVER]
+
+
+def _rendered(case: Case, example: Example) -> bool:
+    return FULL_RUN or (case.id, example.name) in _COVER
+
+
+RENDERED = [(case, ex) for case, ex in EXAMPLES if _rendered(case, ex)]
 _UNRENDERED = pytest.mark.skip(
     reason="an example whose every expectation another example of its case also pins; A11Y_SLOW=1 renders it"
 )
@@ -92,7 +99,7 @@ def _observe(evaluator: Evaluator, case: Case, example: Example) -> Observation:
 
 
 def _marks(case: Case, example: Example) -> tuple[pytest.MarkDecorator, ...]:
-    return () if ALL_EXAMPLES or (case.id, example.name) in _COVER else (_UNRENDERED,)
+    return () if _rendered(case, example) else (_UNRENDERED,)
 
 
 CHECK_ITEMS = [
@@ -132,9 +139,9 @@ def test_the_rendered_examples_pin_everything_their_case_pins() -> None:
     """The default run's share of the examples leaves out no expectation: every check's every
     expected outcome, every axe rule and both verdicts of a case are pinned by a rendered example."""
     rendered = {(case.id, ex.name) for case, ex in RENDERED}
-    assert len(rendered) < len(EXAMPLES) or ALL_EXAMPLES
+    assert len(rendered) < len(EXAMPLES) or FULL_RUN
     for case in CASES:
         examples = load_examples(case)
-        wanted = set().union(*(_pins(ex) for ex in examples)) if examples else set()
-        pinned = set().union(*(_pins(ex) for ex in examples if (case.id, ex.name) in rendered)) if examples else set()
+        wanted = set().union(*(_pins(ex) for ex in examples))
+        pinned = set().union(*(_pins(ex) for ex in examples if (case.id, ex.name) in rendered))
         assert pinned == wanted, f"{case.id}: not pinned by a rendered example: {sorted(wanted - pinned)}"

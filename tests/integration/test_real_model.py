@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from tiers import FULL_RUN
 
 from lm_eval_a11y.cases import load_cases
 from lm_eval_a11y.records import SCHEMA
@@ -37,7 +38,7 @@ OFFLINE = {
 }
 
 opt_in = pytest.mark.skipif(
-    os.environ.get("A11Y_SLOW") != "1",
+    not FULL_RUN,
     reason="runs a real language model on the CPU for minutes; opt in with A11Y_SLOW=1",
 )
 

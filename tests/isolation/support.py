@@ -10,6 +10,8 @@ from collections.abc import Awaitable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
+from tiers import FULL_RUN
+
 from lm_eval_a11y.cases import Case, get_case
 from lm_eval_a11y.engine.evaluator import AsyncEvaluator
 from lm_eval_a11y.observation import Observation
@@ -22,7 +24,7 @@ REPO = HERE.parents[1]
 # How many rounds of the poisons run, each poison followed by another victim in each round: one in
 # the default run, two with A11Y_SLOW=1, A11Y_ISOLATION_ROUNDS=5 or more for a longer soak (each
 # round costs about two minutes on 2 cores: every victim waits out the late-change horizon).
-ROUNDS = int(os.environ.get("A11Y_ISOLATION_ROUNDS", "2" if os.environ.get("A11Y_SLOW") == "1" else "1"))
+ROUNDS = int(os.environ.get("A11Y_ISOLATION_ROUNDS", "2" if FULL_RUN else "1"))
 BUDGET_S = 8.0
 # What one evaluation may take beyond its budget on a busy machine: building the observation,
 # leaving the document, a new context after a bad one.
