@@ -266,6 +266,46 @@ export function lateSignals() {
   };
 }
 
+// The elements whose presence lets a document change without a visitor acting: scripts, frames
+// and plug-in documents (their own scripts), SVG animations, a marquee.
+const LIVELY_ELEMENTS = new Set([
+  'script', 'iframe', 'frame', 'object', 'embed', 'marquee', 'animate', 'animatemotion', 'animatetransform',
+  'set', 'discard',
+]);
+
+// Whether the document as it was parsed can change without a visitor acting (for the late audit
+// and the visitor's walk), read from the DOM rather than from the markup's text, which hides
+// such things in ways a pattern over it cannot follow: a CSS animation written with escapes
+// (`anim\61tion`) or character references in a style attribute, an event-handler attribute
+// after a slash or a quote. Any CSS animation (also one still in its delay, or driven by
+// scrolling), any attribute named on..., any element of LIVELY_ELEMENTS, in the document and its
+// open shadow trees. Closed ones are left to the markup's reading (audit.py).
+export function mayChangeItself() {
+  const roots = [document];
+  while (roots.length) {
+    const root = roots.pop();
+    if (root.getAnimations().length) {
+      return true;
+    }
+    const all = root.querySelectorAll('*');
+    for (let i = 0; i < all.length; i += 1) {
+      const el = all[i];
+      if (LIVELY_ELEMENTS.has(el.localName.toLowerCase())) {
+        return true;
+      }
+      for (const attribute of el.attributes) {
+        if (attribute.name.startsWith('on')) {
+          return true;
+        }
+      }
+      if (el.shadowRoot) {
+        roots.push(el.shadowRoot);
+      }
+    }
+  }
+  return false;
+}
+
 // Whether timers fire in this document: not in one that runs without scripts (a frame
 // sandboxed without allow-scripts, even after its sandbox attribute was removed), in any
 // world, and axe waits on timers. A zero-delay timer runs long before 50 message round trips

@@ -65,10 +65,16 @@ _FRAME_ATTEMPTS = 3
 # A closed shadow root needs a script or a declarative shadow root in the markup (a script can
 # also write one with document.write or setHTMLUnsafe, and a frame's document is part of the
 # markup that reaches us). Pages with neither are skipped without a round trip.
-_MAY_HAVE_SHADOW_ROOTS = re.compile(
-    r"<script|shadowroot|\son[a-z]+\s*=|javascript:|srcdoc|data:(?!image/(?:png|gif|jpe?g|webp|avif)[;,])",
-    re.IGNORECASE,
+# Markup that can run a script: a <script> element; an event-handler attribute, after whitespace,
+# a slash or the quote that ends the attribute before it (HTML needs no space between attributes:
+# `<img src="x"/onerror=...>` and `<img src="x"onerror=...>` both run it); a javascript: URL; a
+# frame or plug-in document, whose source may be a data: URL written with character references or
+# split by a tab, which URL parsing drops; a frame's srcdoc; a data: document.
+_MAY_RUN_SCRIPT = (
+    r"<script|[\s/\"']on[a-z]+\s*=|javascript:|srcdoc|<i?frame|<object|<embed"
+    r"|data:(?!image/(?:png|gif|jpe?g|webp|avif)[;,])"
 )
+_MAY_HAVE_SHADOW_ROOTS = re.compile(_MAY_RUN_SCRIPT + r"|shadowroot", re.IGNORECASE)
 
 _DEFINE_SHADOW_ROOT = (
     "function (root) { Object.defineProperty(this, 'shadowRoot', "
@@ -92,19 +98,22 @@ def rule_errors(result: dict[str, Any]) -> list[str]:
     ]
 
 
-# Markup that can change the page after load without a visitor doing anything: a script (also in
-# an event-handler attribute, a javascript: URL, a frame's srcdoc or a data: document), a CSS
-# animation or transition, an SVG (SMIL) animation, a marquee.
+# Markup that can change the page after load without a visitor doing anything: a script
+# (_MAY_RUN_SCRIPT), a CSS animation or transition, an SVG (SMIL) animation or discard, a marquee.
+# CSS can name an animation in ways no pattern over the text follows (escapes, character references
+# in a style attribute): the probe's mayChangeItself reads the parsed document too
+# (SessionBase.may_change_itself).
 _MAY_CHANGE = re.compile(
-    r"<script|\son[a-z]+\s*=|javascript:|srcdoc|data:(?!image/(?:png|gif|jpe?g|webp|avif)[;,])"
-    r"|animation|transition|<animate|<set[\s/>]|<marquee",
+    _MAY_RUN_SCRIPT + r"|animation|transition|keyframes|<animate|<set[\s/>]|<discard|<marquee",
     re.IGNORECASE,
 )
 
 
 def may_change_itself(html: str) -> bool:
-    """Whether the page could change after its first audit without anyone acting on it; a page
-    that cannot is not waited for (see the evaluator's late audit)."""
+    """Whether the page's markup shows that it could change after its first audit without anyone
+    acting on it; a page whose markup does not is asked in the browser too
+    (SessionBase.may_change_itself), and one that cannot is not waited for (see the evaluator's
+    late audit)."""
     return _MAY_CHANGE.search(html) is not None
 
 

@@ -9,7 +9,6 @@ import re
 import time
 from typing import Any
 
-from lm_eval_a11y.engine.audit import may_change_itself
 from lm_eval_a11y.engine.clock import FIRST_SLICE_MS
 from lm_eval_a11y.engine.session import Session
 from lm_eval_a11y.engine.steps import SampleRun, SampleSteps
@@ -77,7 +76,7 @@ class LateAudit(SampleSteps):
 
         With ``page_clock`` on, :meth:`_late_audit` runs the page's own clock ahead instead.
         """
-        if not may_change_itself(session.html):
+        if not await self._crash_aware(session, session.may_change_itself()):
             run.late_audit = "static"
             return
         # The horizon counts the page's own life: from its document's time origin (the start of
@@ -120,7 +119,7 @@ class LateAudit(SampleSteps):
         if not self.settings.page_clock:
             await self._late_audit_wall(session, run, started_at=started_at)
             return
-        if not may_change_itself(session.html):
+        if not await self._crash_aware(session, session.may_change_itself()):
             run.late_audit = "static"
             return
         tab = session._tab

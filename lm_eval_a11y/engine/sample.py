@@ -13,7 +13,6 @@ import time
 from lm_eval_a11y.cases import Case
 from lm_eval_a11y.checks import Check, Outcome
 from lm_eval_a11y.engine import walk
-from lm_eval_a11y.engine.audit import may_change_itself
 from lm_eval_a11y.engine.clock import INPUT_GAP_MS
 from lm_eval_a11y.engine.conditions import audit_conditions
 from lm_eval_a11y.engine.contrast import audit_contrast
@@ -150,7 +149,7 @@ class SampleAudit(LateAudit):
             return
         if self.settings.screenshots is not None:
             run.screenshot = await self._screenshot(tab, name)
-        if may_change_itself(html):
+        if await self._crash_aware(session, session.may_change_itself()):
             # Scrolled as a reader would: content the page adds on scroll is then late content.
             await self._crash_aware(session, session.probe("scrollThrough"))
         t2 = time.perf_counter()

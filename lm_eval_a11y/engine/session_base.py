@@ -19,6 +19,7 @@ from lm_eval_a11y.engine.audit import (
     AuditPart,
     audit_document,
     has_closed_roots,
+    may_change_itself,
     may_have_closed_shadow_roots,
     rule_errors,
 )
@@ -75,6 +76,8 @@ class SessionBase:
         # How long the last audit made by next_state took in the page.
         self.inline_audit_ms = 0.0
         self._may_have_closed_roots = may_have_closed_shadow_roots(html)
+        # Whether the first-rendered document can change by itself: see may_change_itself.
+        self._lively: bool | None = True if may_change_itself(html) else None
         # Told of each action and axe run, to audit the states actions show (engine/states.py).
         self.state_watch: ActionWatch | None = None
         # The element the next key press acts on, as last seen focused (an Element, or the
@@ -268,6 +271,18 @@ class SessionBase:
         one). No mutation shows a root attached to an element already there, so the late audit
         asks this before it lets the first audit stand."""
         return self._may_have_closed_roots and await has_closed_roots(self._tab)
+
+    async def may_change_itself(self) -> bool:
+        """Whether the page can change without a visitor acting on it (the late audit waits for it,
+        the visitor's walk moves the pointer and the wheel over it): its markup shows a way
+        (audit.may_change_itself), or, asked once, its parsed document holds one the markup's text
+        hides (the probe's mayChangeItself: a CSS animation written with escapes, an event-handler
+        attribute). Asked first on the document as first rendered (engine/sample.py); a page whose
+        markup can make a closed shadow root, whose inside our world cannot read, counts as one
+        that can."""
+        if self._lively is None:
+            self._lively = self._may_have_closed_roots or bool(await self.probe("mayChangeItself"))
+        return self._lively
 
     @property
     def may_have_closed_roots(self) -> bool:

@@ -49,7 +49,6 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
-from lm_eval_a11y.engine.audit import may_change_itself
 from lm_eval_a11y.engine.session import Session
 from lm_eval_a11y.engine.settings import EvaluatorSettings
 from lm_eval_a11y.engine.tab import ProbeError
@@ -192,7 +191,7 @@ class _Walk:
         dialog = await self._call(session.probe("modalDialog"))
         if dialog is not None:
             await self._dismiss(dialog)
-        lively = may_change_itself(session.html)
+        lively = await self._call(session.may_change_itself())
         if lively:
             await self._act("a pointer move onto the page", "walk: pointer moved onto the page", self._pointer_in)
             await self._act("the wheel to the end", "walk: wheel to the end", self._wheel_to_end)

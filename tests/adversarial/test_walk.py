@@ -86,6 +86,23 @@ ATTACKS: dict[str, tuple[str, str]] = {
         ),
         "pointer moved onto the page",
     ),
+    # No script element, and no space before the handler: HTML needs none between attributes.
+    "added-on-mouseover-handler-after-slash": (
+        _page(
+            '<main style="min-height: 100vh"/onmouseover=\'document.getElementById("more").innerHTML ='
+            f' `{_BAD}`\'><h1>Shop</h1><div id="more"></div></main>',
+            "body { margin: 0; }",
+        ),
+        "pointer moved onto the page",
+    ),
+    "added-on-wheel-handler-after-quote": (
+        _page(
+            '<main style="min-height: 100vh"onwheel=\'document.getElementById("more").innerHTML ='
+            f' `{_BAD}`\'><h1>Shop</h1><div id="more"></div></main>',
+            "body { margin: 0; }",
+        ),
+        "wheel to the end",
+    ),
     "added-on-first-wheel": (
         _page(
             '<main><h1>Shop</h1><div id="more"></div></main>'
