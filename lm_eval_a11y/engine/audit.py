@@ -336,6 +336,18 @@ async def _enter_frame(tab: Tab, world: int, index: int) -> tuple[str, int] | No
         return None
 
 
+async def open_closed_roots(tab: Tab) -> int:
+    """Open the closed shadow roots of the tab's top document to our world, as an audit does
+    (each host's wrapper gets the root as its own ``shadowRoot``), for reads that follow shadow
+    trees (the prints of the screens and preferences, conditions.py). Returns how many were
+    opened; none past :data:`MAX_CLOSED_ROOTS`, where every audit reports the page's closed roots
+    as not audited."""
+    roots = await _find_closed_roots(tab)
+    if roots.total > MAX_CLOSED_ROOTS:
+        return 0
+    return await _expose(tab, tab.world_id, roots.by_frame.get(None, []))
+
+
 async def has_closed_roots(tab: Tab) -> bool:
     """Whether the page or one of its frames holds a closed shadow root now."""
     return (await _find_closed_roots(tab)).total > 0

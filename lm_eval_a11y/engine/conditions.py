@@ -5,9 +5,10 @@ no preference for motion).
 
 After a sample's checks and its late audit, on a fresh document when a check acted on the page,
 the probe takes a print of the page in the default condition (``evaluator/probe/conditions.js``:
-per element its tag, attributes, own text, whether it has a box and the computed styles that
-decide what is shown and how it reads; never box sizes, which every page changes on a narrower
-screen). Then:
+per element, of the document and of its shadow trees, its tag, attributes, own text, whether it
+has a box and the computed styles that decide what is shown and how it reads; never box sizes,
+which every page changes on a narrower screen). Closed shadow roots are opened to the probe's
+world before each print, as for an audit (:func:`_print`). Then:
 
 - **dark scheme** and **reduced motion** are emulated in the same document
   (``Emulation.setEmulatedMedia`` through Playwright's ``emulate_media``), the page is let react
@@ -48,6 +49,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol, TypeVar
 
 from lm_eval_a11y.contrast import CONTRAST_RULE, has_contrast_nodes
+from lm_eval_a11y.engine.audit import open_closed_roots
 from lm_eval_a11y.engine.contrast import measure_last_run
 from lm_eval_a11y.engine.session import Session
 from lm_eval_a11y.engine.settings import EvaluatorSettings
@@ -117,19 +119,19 @@ async def audit_conditions(auditor: _Auditor, session: Session, tab: Tab, run: A
     evaluation); a sample that does not end well loses its context anyway (evaluator.py)."""
     if session.dirty:
         await auditor._crash_aware(session, session.reset())
-    baseline: dict[str, Any] = await auditor._crash_aware(session, session.probe("conditionBaseline"))
+    baseline: dict[str, Any] = await auditor._crash_aware(session, _print(session, tab, "conditionBaseline"))
     default_print = str(baseline["hash"])
     in_document = (DARK, REDUCED_MOTION)
     for number, condition in enumerate(in_document):
         if number:
             # The page has reacted to the way back from the condition before: printed afresh.
-            await auditor._crash_aware(session, session.probe("conditionBaseline"))
+            await auditor._crash_aware(session, _print(session, tab, "conditionBaseline"))
         # From here the document is no longer as first rendered (nor its cached reads fresh).
         session._touch()
         try:
             await auditor._crash_aware(session, _emulate(tab, condition))
             await auditor._crash_aware(session, session.settle())
-            difference: dict[str, Any] = await auditor._crash_aware(session, session.probe("conditionDiffers"))
+            difference: dict[str, Any] = await auditor._crash_aware(session, _print(session, tab, "conditionDiffers"))
             if difference["differs"]:
                 await auditor._audit_unchecked(session, run, condition.label, disable=_CONTRAST_RULES)
                 await _condition_contrast(auditor, session, tab, run, condition, difference)
@@ -138,6 +140,15 @@ async def audit_conditions(auditor: _Auditor, session: Session, tab: Tab, run: A
         if number < len(in_document) - 1:
             await auditor._crash_aware(session, session.settle())
     await _audit_phone(auditor, session, tab, run, default_print)
+
+
+async def _print(session: Session, tab: Tab, function: str, *args: Any) -> Any:
+    """One of the probe's prints of the page (conditionBaseline, conditionDiffers), shadow trees
+    included: a page whose markup can make a closed shadow root has the closed roots it holds now
+    opened to our world first (a root the page attached under the condition too)."""
+    if session.may_have_closed_roots:
+        await open_closed_roots(tab)
+    return await session.probe(function, *args)
 
 
 async def _emulate(tab: Tab, condition: Condition) -> None:
@@ -200,7 +211,7 @@ async def _audit_phone(auditor: _Auditor, session: Session, tab: Tab, run: Any, 
         await auditor._crash_aware(on_phone, on_phone.reset())
         if phone.cut_short is None:
             difference: dict[str, Any] = await auditor._crash_aware(
-                on_phone, on_phone.probe("conditionDiffers", default_print)
+                on_phone, _print(on_phone, phone, "conditionDiffers", default_print)
             )
             if difference["differs"]:
                 await auditor._audit_unchecked(on_phone, run, PHONE.label, disable=_CONTRAST_RULES)

@@ -85,6 +85,47 @@ def _attacks() -> list[tuple[str, str, str, str]]:
         script = _LISTENER.format(query=query)
         out.append((name, c.label, _page(_UNNAMED, script=script), _page(_NAMED, script=script)))
     out.append(("resize handler", PHONE.label, _page(_UNNAMED, script=_RESIZE), _page(_NAMED, script=_RESIZE)))
+    # Where a print that stopped early, or at shadow trees, would not look. The shadow tree's
+    # host keeps its box either way, and only the shadow tree's own style sheet names the query.
+    # An endless animation holds the icon's visibility, and the condition redefines its keyframes:
+    # the values an animation is changing are not printed, its keyframes are.
+    for condition, query in ((PHONE, "(max-width: 700px)"), (DARK, "(prefers-color-scheme: dark)")):
+        held = (
+            "@keyframes hold { from, to { visibility: hidden; } }"
+            f" @media {query} {{ @keyframes hold {{ from, to {{ visibility: visible; }} }} }}"
+            " .icon { animation: hold 1s infinite; }"
+        )
+        out.append(
+            (
+                f"{condition.name} keyframes of an endless animation",
+                condition.label,
+                _page(_UNNAMED, held),
+                _page(_NAMED, held),
+            )
+        )
+    filler = '<div aria-hidden="true">' + "<span></span>" * 4100 + "</div>"
+    phone_css = _only("(max-width: 700px)")
+    out.append(
+        ("past 4,000 elements", PHONE.label, _page(filler + _UNNAMED, phone_css), _page(filler + _NAMED, phone_css))
+    )
+    for mode, condition, query in (
+        ("open", PHONE, "(max-width: 700px)"),
+        ("closed", PHONE, "(max-width: 700px)"),
+        ("open", DARK, "(prefers-color-scheme: dark)"),
+        ("closed", REDUCED_MOTION, "(prefers-reduced-motion: reduce)"),
+    ):
+        shadow = (
+            f'<shop-menu><template shadowrootmode="{mode}"><style>{_only(query)}</style>'
+            "<p>Menu</p>{icon}</template></shop-menu>"
+        )
+        out.append(
+            (
+                f"{condition.name} inside a shadow root ({mode})",
+                condition.label,
+                _page(shadow.replace("{icon}", _UNNAMED)),
+                _page(shadow.replace("{icon}", _NAMED)),
+            )
+        )
     out.append(("touch read at load", PHONE.label, _page(_UNNAMED, script=_AT_LOAD), _page(_NAMED, script=_AT_LOAD)))
     return out
 
