@@ -18,7 +18,8 @@ world before each print, as for an audit (:func:`_print`). Then:
   touch with a coarse pointer and no hover): the page is loaded there as a phone's visitor loads
   it, and its print compared with the default one.
 
-A page whose print does not differ pays the prints, the settles and the phone's load, no axe run.
+A page whose print does not differ pays the prints, the settles and the phone's load, no axe run;
+a page with frames is audited under every condition (:func:`_differs`).
 A page that differs is audited there with axe-core, the axe run named after the condition
 (``phone 390x844, coarse pointer``, ``dark scheme``, ``reduced motion``: each finding carries it),
 and its colour contrast there is measured on the pixels into the sample's contrast audit
@@ -132,7 +133,7 @@ async def audit_conditions(auditor: _Auditor, session: Session, tab: Tab, run: A
             await auditor._crash_aware(session, _emulate(tab, condition))
             await auditor._crash_aware(session, session.settle())
             difference: dict[str, Any] = await auditor._crash_aware(session, _print(session, tab, "conditionDiffers"))
-            if difference["differs"]:
+            if _differs(tab, difference):
                 await auditor._audit_unchecked(session, run, condition.label, disable=_CONTRAST_RULES)
                 await _condition_contrast(auditor, session, tab, run, condition, difference)
         finally:
@@ -140,6 +141,13 @@ async def audit_conditions(auditor: _Auditor, session: Session, tab: Tab, run: A
         if number < len(in_document) - 1:
             await auditor._crash_aware(session, session.settle())
     await _audit_phone(auditor, session, tab, run, default_print)
+
+
+def _differs(tab: Tab, difference: dict[str, Any]) -> bool:
+    """Whether the page is audited under a condition: its print differs, or it has frames, whose
+    documents the print does not reach (each reacts to the condition on its own: its media rules,
+    its scripts) while the frame element stays the same."""
+    return bool(difference["differs"]) or tab.frame_count() > 0
 
 
 async def _print(session: Session, tab: Tab, function: str, *args: Any) -> Any:
@@ -213,7 +221,7 @@ async def _audit_phone(auditor: _Auditor, session: Session, tab: Tab, run: Any, 
             difference: dict[str, Any] = await auditor._crash_aware(
                 on_phone, _print(on_phone, phone, "conditionDiffers", default_print)
             )
-            if difference["differs"]:
+            if _differs(phone, difference):
                 await auditor._audit_unchecked(on_phone, run, PHONE.label, disable=_CONTRAST_RULES)
                 await _condition_contrast(auditor, on_phone, phone, run, PHONE, difference)
     finally:

@@ -103,6 +103,20 @@ def _attacks() -> list[tuple[str, str, str, str]]:
                 _page(_NAMED, held),
             )
         )
+    # A frame's document reacts to the condition; the frame element does not change. (The frame is
+    # narrow on every screen: its own width rules are not the phone's.)
+    for condition, query in ((PHONE, "(pointer: coarse)"), (DARK, "(prefers-color-scheme: dark)")):
+        framed = '<iframe title="Menu" srcdoc="<style>{css}</style><p>Menu</p>{icon}"></iframe>'.replace(
+            "{css}", _only(query)
+        )
+        out.append(
+            (
+                f"{condition.name} inside a frame",
+                condition.label,
+                _page(framed.replace("{icon}", _UNNAMED.replace('"', "&quot;"))),
+                _page(framed.replace("{icon}", _NAMED.replace('"', "&quot;"))),
+            )
+        )
     filler = '<div aria-hidden="true">' + "<span></span>" * 4100 + "</div>"
     phone_css = _only("(max-width: 700px)")
     out.append(
