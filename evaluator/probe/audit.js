@@ -1,5 +1,6 @@
 import { rememberContrast, stylesDarkScheme } from './contrast.js';
 import { settle } from './settle.js';
+import { shownFingerprint } from './states.js';
 import { observeRoots, shadowRootsChanged, shadowRootsSeen } from './shadows.js';
 import {
   adoptRunTree, keepRunTrees, mutatedSinceAudit, pendingMutations, treeAuditStarts, treeTornDown,
@@ -21,6 +22,8 @@ export function styleFingerprint() {
   const sheets = [...document.styleSheets, ...(document.adoptedStyleSheets || [])];
   for (const sheet of sheets) {
     mix(sheet.disabled ? 'off' : 'on');
+    // A sheet's media list set through the CSSOM changes no attribute of its element.
+    mix(sheet.media ? sheet.media.mediaText : '');
     let rules;
     try {
       rules = sheet.cssRules;
@@ -59,10 +62,17 @@ function hasOpenShadowRoot() {
 // Whether the last audit met a shadow tree (whose changes the MutationObserver does not see).
 let shadowAtAudit = false;
 
+// What the page showed when the last audit began (states.js): a page can show or hide content
+// with no mutation and no change of its style sheets (the URL's fragment and :target, a custom
+// element defined late and :defined, a custom state, a property registered late, a checkbox's
+// checked property, focus), which only the rendering shows.
+let shownAtAudit = '';
+
 function auditStarts() {
   treeAuditStarts();
   stylesAtAudit = styleFingerprint();
   popoversAtAudit = openPopovers();
+  shownAtAudit = shownFingerprint();
 }
 
 // The states of the document (its markup and its style sheets) that an audit saw whole, with no
@@ -261,6 +271,7 @@ export function lateSignals() {
     mutated: mutatedSinceAudit,
     animations: document.getAnimations().length,
     styles_changed: styleFingerprint() !== stylesAtAudit || openPopovers() !== popoversAtAudit,
+    shown_changed: shownFingerprint() !== shownAtAudit,
     // Shadow trees, even one attached late to an element already there (no mutation shows it).
     shadow_roots: shadowAtAudit || hasOpenShadowRoot(),
   };

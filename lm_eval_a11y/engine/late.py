@@ -160,6 +160,7 @@ class LateAudit(SampleSteps):
             signals["mutated"]
             or signals["animations"]
             or signals["styles_changed"]
+            or signals.get("shown_changed")
             or signals["shadow_roots"]
             or unseen
             # A closed root attached after the first audit: no signal above shows it.
