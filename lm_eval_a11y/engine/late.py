@@ -156,8 +156,13 @@ class LateAudit(SampleSteps):
         (``signals``: the probe's lateSignals) or could have changed unseen."""
         coverage = session.coverage[-1] if session.coverage else None
         unseen = coverage is not None and (coverage.frames_audited > 0 or coverage.closed_shadow_roots > 0)
+        # A state the watch audited while the page changed left colour contrast out
+        # (_MID_CHANGE_RULES): what the page settled into is audited whole, or text it faded to a
+        # faint colour after its first audit would never be judged.
+        mid_change = any(label == "changing" for label, _ in session.axe_runs)
         if not (
-            signals["mutated"]
+            mid_change
+            or signals["mutated"]
             or signals["animations"]
             or signals["styles_changed"]
             or signals.get("shown_changed")
