@@ -1,4 +1,5 @@
 import { rememberContrast, stylesDarkScheme } from './contrast.js';
+import { pageElements } from './elements.js';
 import { settle } from './settle.js';
 import { shownFingerprint } from './states.js';
 import { observeRoots, shadowRootsChanged, shadowRootsSeen } from './shadows.js';
@@ -292,29 +293,12 @@ const LIVELY_ELEMENTS = new Set([
 // scrolling), any attribute named on..., any element of LIVELY_ELEMENTS, in the document and its
 // open shadow trees. Closed ones are left to the markup's reading (audit.py).
 export function mayChangeItself() {
-  const roots = [document];
-  while (roots.length) {
-    const root = roots.pop();
-    if (root.getAnimations().length) {
-      return true;
-    }
-    const all = root.querySelectorAll('*');
-    for (let i = 0; i < all.length; i += 1) {
-      const el = all[i];
-      if (LIVELY_ELEMENTS.has(el.localName.toLowerCase())) {
-        return true;
-      }
-      for (const attribute of el.attributes) {
-        if (attribute.name.startsWith('on')) {
-          return true;
-        }
-      }
-      if (el.shadowRoot) {
-        roots.push(el.shadowRoot);
-      }
-    }
+  const { all, roots } = pageElements();
+  if (roots.some((root) => root.getAnimations().length)) {
+    return true;
   }
-  return false;
+  return all.some((el) => LIVELY_ELEMENTS.has(el.localName.toLowerCase())
+    || Array.from(el.attributes).some((attribute) => attribute.name.startsWith('on')));
 }
 
 // Whether timers fire in this document: not in one that runs without scripts (a frame

@@ -1,3 +1,5 @@
+import { pageElements } from './elements.js';
+
 // Screens and preferences: whether the page renders differently under an emulated condition
 // (a phone's screen and pointer, the dark scheme, reduced motion) than in the default one.
 //
@@ -38,7 +40,7 @@ function ownText(el) {
 
 // The CSS properties each element's running animations and transitions change: their values
 // differ from one moment to the next (a spinner, a pulse), so they are not printed; what is
-// printed instead is each animation itself (animationsOf), whose keyframes come with their values
+// printed instead is each animation itself (printOf, from `running`), whose keyframes come with their values
 // computed (custom properties resolved), so that an animation a condition changes (keyframes a
 // media rule redefines, a colour it takes from a variable the dark scheme sets) still differs.
 // Returns { animated: element -> property names, running: element -> animation prints }.
@@ -109,25 +111,6 @@ function printOf(el, animated, running) {
 // or computed from its colour (currentcolor).
 const INHERITED = new Set(['visibility', 'color', 'font-size', 'font-weight', 'color-scheme', 'text-shadow']);
 const FROM_COLOUR = ['outline-color', 'text-shadow'];
-
-// The page's elements in document order, each shadow tree's right after its host, and the
-// document and shadow roots they were found in.
-function pageElements() {
-  const all = [];
-  const roots = [];
-  const visit = (root) => {
-    roots.push(root);
-    const found = root.querySelectorAll('*');
-    for (let i = 0; i < found.length; i += 1) {
-      all.push(found[i]);
-      if (found[i].shadowRoot) {
-        visit(found[i].shadowRoot);
-      }
-    }
-  };
-  visit(document);
-  return { all, roots };
-}
 
 function printPage() {
   const { all, roots } = pageElements();

@@ -4,6 +4,25 @@ import { virtual, withAxe } from './tree.js';
 // What one element is to a person and to assistive technology (role, name, visibility, state,
 // place in the document), as the checks ask for it.
 
+// The page's elements in document order, each shadow tree's right after its host (open trees,
+// and closed ones opened to our world), and the document and shadow roots they were found in.
+export function pageElements() {
+  const all = [];
+  const roots = [];
+  const visit = (root) => {
+    roots.push(root);
+    const found = root.querySelectorAll('*');
+    for (let i = 0; i < found.length; i += 1) {
+      all.push(found[i]);
+      if (found[i].shadowRoot) {
+        visit(found[i].shadowRoot);
+      }
+    }
+  };
+  visit(document);
+  return { all, roots };
+}
+
 // Elements that can take focus at all; axe decides whether each one really does.
 export const FOCUS_CANDIDATES = 'a[href], area[href], button, input, select, textarea, summary, iframe, '
   + '[tabindex], [contenteditable]';

@@ -1,27 +1,11 @@
 import { styleFingerprint } from './audit.js';
-import { isVisible, nameOf, rendered, roleOf } from './elements.js';
+import { isVisible, nameOf, pageElements, rendered, roleOf } from './elements.js';
 import { keyboardReachable } from './keyboard-reach.js';
 import { element, refOf } from './refs.js';
 
 // A visitor's walk (lm_eval_a11y/engine/walk.py): what a visitor meets on arrival and would act
 // on (the modal dialog open at load, what reacts to the pointer, what opens), and a fingerprint
 // of what the page shows, to tell whether an action changed it.
-
-// Every element of the document and of the open shadow roots in it, in document order.
-function everyElement() {
-  const out = [];
-  const visit = (root) => {
-    const all = root.querySelectorAll('*');
-    for (let i = 0; i < all.length; i += 1) {
-      out.push(all[i]);
-      if (all[i].shadowRoot) {
-        visit(all[i].shadowRoot);
-      }
-    }
-  };
-  visit(document);
-  return out;
-}
 
 // What the page shows, as one string: its markup (text and attributes, so content a script adds,
 // removes or renames), its style sheets, which elements are drawn (checkVisibility: so content
@@ -37,7 +21,7 @@ export function walkFingerprint() {
   };
   const markup = document.documentElement ? document.documentElement.outerHTML : '';
   mix(markup);
-  const all = everyElement();
+  const { all } = pageElements();
   let bits = 0;
   let shown = 0;
   for (let i = 0; i < all.length; i += 1) {
