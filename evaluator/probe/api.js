@@ -1,5 +1,5 @@
 import {
-  armChange, axePartial, finishAxe, frameElements, lateSignals, mayChangeItself, nextChange, runAxe, stateAudited, timersRun,
+  adoptBaseline, armChange, auditBaseline, axePartial, finishAxe, frameElements, lateSignals, mayChangeItself, nextChange, runAxe, stateAudited, timersRun,
   timersWithoutDelay,
 } from './audit.js';
 import { conditionBaseline, conditionDiffers } from './conditions.js';
@@ -77,6 +77,8 @@ globalThis.__a11yProbe = Object.freeze({
   // What the page shows, as a fingerprint (states.js): a check's action changed it or not.
   shownFingerprint,
   lateSignals,
+  auditBaseline,
+  adoptBaseline,
   mayChangeItself,
   describe: (ref) => describe(element(ref)),
   query: (selector, rootRef) => queryAll(selector, rootRef).map(describe),

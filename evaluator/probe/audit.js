@@ -263,6 +263,37 @@ export function stateAudited() {
   return auditedStates.has(stateFingerprint());
 }
 
+// The last audit's baseline, for a copy of this document run on its own clock in another tab
+// (the slot's clock tab, engine/late.py): the state it saw whole, if the document is still in
+// it, and what lateSignals compares with.
+export function auditBaseline() {
+  const state = stateFingerprint();
+  return {
+    state: auditedStates.has(state) ? state : null,
+    styles: stylesAtAudit,
+    popovers: popoversAtAudit,
+    shown: shownAtAudit,
+    shadow: shadowAtAudit,
+  };
+}
+
+// Takes another document's baseline (auditBaseline) as this one's last audit when this document
+// is in the very state that audit saw whole (the same markup, shadow trees, style sheets and open
+// popovers), so that a copy of an audited page is not audited again for nothing; lateSignals then
+// compares with what that audit saw (its rendering too). Answers whether it was taken.
+export function adoptBaseline(baseline) {
+  if (!baseline || typeof baseline.state !== 'string' || stateFingerprint() !== baseline.state) {
+    return false;
+  }
+  treeAuditStarts();
+  auditedStates.add(baseline.state);
+  stylesAtAudit = String(baseline.styles);
+  popoversAtAudit = Number(baseline.popovers);
+  shownAtAudit = String(baseline.shown);
+  shadowAtAudit = Boolean(baseline.shadow);
+  return true;
+}
+
 // What may have changed since the last audit began without the tree knowing (for the late
 // audit): DOM mutations, running animations or transitions, shadow trees.
 export function lateSignals() {

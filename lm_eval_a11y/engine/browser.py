@@ -6,7 +6,9 @@ import os
 import shutil
 from pathlib import Path
 
-from lm_eval_a11y.engine.disguise import disguise_args
+from playwright.async_api import Browser, BrowserContext
+
+from lm_eval_a11y.engine.disguise import LOCALE, TIME_ZONE, disguise_args
 
 __all__ = [
     "CHROMIUM_ARGS",
@@ -15,6 +17,7 @@ __all__ = [
     "IGNORED_DEFAULT_ARGS",
     "ChromiumNotFoundError",
     "find_chromium",
+    "open_slot_context",
     "user_agent_override",
 ]
 
@@ -200,3 +203,20 @@ def _is_script(path: Path) -> bool:
             return handle.read(2) == b"#!"
     except OSError:
         return False
+
+
+async def open_slot_context(browser: Browser) -> BrowserContext:
+    """A browser context as every slot's: no emulated viewport (the page is laid out in its
+    window, which has the browser's toolbar around it, on a screen with a taskbar: Tab.start
+    sizes the window to the viewport, disguise.py), a desktop's time zone and locale, no service
+    workers, no downloads, the default preferences."""
+    return await browser.new_context(
+        no_viewport=True,
+        timezone_id=TIME_ZONE,
+        locale=LOCALE,
+        java_script_enabled=True,
+        service_workers="block",
+        accept_downloads=False,
+        reduced_motion="no-preference",
+        color_scheme="light",
+    )

@@ -36,12 +36,16 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-__all__ = ["FIRST_SLICE_MS", "INPUT_GAP_MS", "MAX_SLICE_MS", "QUANTUM_MS", "PageClock"]
+__all__ = ["COARSE_QUANTUM_MS", "FIRST_SLICE_MS", "INPUT_GAP_MS", "MAX_SLICE_MS", "QUANTUM_MS", "PageClock"]
 
 # The slice the pacer grants while the page follows the wall clock: the page's timers fire at most
 # this late (a zero-delay timer queued while the page waits for its next slice waits for it).
 # Smaller slices cost more round trips: each is about 2.5 ms of wall time and 0.7 ms of our CPU.
 QUANTUM_MS = 16.0
+# The slice of the slot's clock tab (Tab keeps_clock), which runs only a copy of the sample to
+# its late-change horizon: its loads, settles, audits and its watch on the wall clock need the
+# page's timers less promptly, and a third of the round trips saves CPU on every sample.
+COARSE_QUANTUM_MS = 48.0
 
 # Slices of a run ahead: the first after a change, doubled after each slice without one, up to
 # the last. A state the page shows for less than MAX_SLICE_MS of its own time may fall inside one
@@ -71,9 +75,14 @@ class PageClock:
     """
 
     def __init__(
-        self, send: Callable[[str, dict[str, Any]], Awaitable[Any]], unstick: Callable[[], Awaitable[None]]
+        self,
+        send: Callable[[str, dict[str, Any]], Awaitable[Any]],
+        unstick: Callable[[], Awaitable[None]],
+        *,
+        quantum_ms: float = QUANTUM_MS,
     ) -> None:
         self._send = send
+        self._quantum_ms = quantum_ms
         self._unstick = unstick
         # Page scripts stopped because time stood still inside them during a run ahead.
         self.stopped_scripts = 0
@@ -105,24 +114,52 @@ class PageClock:
             self._pacer.cancel()
             self._pacer = None
 
+    async def hold(self) -> None:
+        """Stop pacing: the page stays paused (no timer fires) until :meth:`resume`. A page kept
+        on its clock between samples (Tab ``keeps_clock``) costs no round trips while idle."""
+        if self._pacer is not None:
+            async with self._lock:  # the slice in flight ends first
+                self._pacer.cancel()
+                self._pacer = None
+
+    def resume(self) -> None:
+        """Pace the page to the wall clock again after :meth:`hold`."""
+        if self._pacer is None:
+            self._rebase = True
+            self._pacer = asyncio.ensure_future(self._pace())
+
     async def _grant(self, ms: float, *, guard: bool = False) -> None:
         self._expired.clear()
-        await self._send(
-            "Emulation.setVirtualTimePolicy",
-            {"policy": "advance", "budget": ms, "maxVirtualTimeTaskStarvationCount": _STARVATION},
+        sent = asyncio.ensure_future(
+            self._send(
+                "Emulation.setVirtualTimePolicy",
+                {"policy": "advance", "budget": ms, "maxVirtualTimeTaskStarvationCount": _STARVATION},
+            )
         )
-        while guard:
-            try:
-                await asyncio.wait_for(self._expired.wait(), _STUCK_S)
-                break
-            except TimeoutError:
-                # Time stands still inside a task: a page that waits for Date.now() or
-                # performance.now() to move in a loop never returns on virtual time. Its script
-                # is stopped (Runtime.terminateExecution); the page goes on with its next task.
-                self.stopped_scripts += 1
-                await self._unstick()
-        await self._expired.wait()
+        try:
+            # A renderer busy in a script answers no command: the grant itself waits for it too.
+            await self._unstuck(sent, guard=guard)
+            await sent
+            await self._unstuck(asyncio.ensure_future(self._expired.wait()), guard=guard)
+        finally:
+            sent.cancel()
         self.virtual_ms += ms
+
+    async def _unstuck(self, waiting: asyncio.Future[Any], *, guard: bool) -> None:
+        """Wait for ``waiting``; with ``guard``, stop the page's script each time it has held the
+        renderer for :data:`_STUCK_S` meanwhile. Time stands still inside a task: a page that
+        waits for Date.now() or performance.now() to move in a loop never returns on virtual
+        time. Its script is stopped (Runtime.terminateExecution); the page goes on with its next
+        task."""
+        try:
+            while guard and not waiting.done():
+                done, _ = await asyncio.wait({waiting}, timeout=_STUCK_S)
+                if not done:
+                    self.stopped_scripts += 1
+                    await self._unstick()
+            await waiting
+        finally:
+            waiting.cancel()
 
     async def _pace(self) -> None:
         wall0 = virtual0 = 0.0
@@ -133,7 +170,8 @@ class PageClock:
                         wall0, virtual0, self._rebase = time.perf_counter(), self.virtual_ms, False
                     # Behind the wall clock (the page was busy): catch up, a few quanta at a time.
                     lag = (time.perf_counter() - wall0) * 1000 - (self.virtual_ms - virtual0)
-                    await self._grant(min(max(QUANTUM_MS, lag + QUANTUM_MS), 4 * QUANTUM_MS))
+                    quantum = self._quantum_ms
+                    await self._grant(min(max(quantum, lag + quantum), 4 * quantum), guard=True)
                 lead = (self.virtual_ms - virtual0) / 1000 - (time.perf_counter() - wall0)
                 if lead > 0:
                     await asyncio.sleep(lead)
@@ -154,6 +192,7 @@ class PageClock:
         slices keep the length they had grown to."""
         done = 0.0
         started = time.perf_counter()
+        stopped = self.stopped_scripts
         step = min(max(first_slice_ms, FIRST_SLICE_MS), MAX_SLICE_MS)
         async with self._lock:
             try:
@@ -161,6 +200,8 @@ class PageClock:
                     grant = min(step, ms - done)
                     await self._grant(grant, guard=True)
                     done += grant
+                    if self.stopped_scripts > stopped:
+                        break  # the page is no longer the one it was: the caller decides
                     if changed is not None and changed.is_set():
                         step = FIRST_SLICE_MS
                         break

@@ -7,11 +7,13 @@ from __future__ import annotations
 import asyncio
 import re
 import time
+from collections.abc import Callable
 from typing import Any
 
 from lm_eval_a11y.engine.clock import FIRST_SLICE_MS
 from lm_eval_a11y.engine.session import Session
 from lm_eval_a11y.engine.steps import SampleRun, SampleSteps
+from lm_eval_a11y.engine.tab import EventLog
 
 __all__ = ["LateAudit"]
 
@@ -42,6 +44,20 @@ _CLOSED_POLL_PAGE_MS = 1000.0
 # Any finite animation still running, however long (animationTimeLeft's cap).
 _FINITE_MS = 10**9
 _FRAME_CLOCK = re.compile(r"requestAnimationFrame|<animate|<set[\s/>]|<marquee", re.IGNORECASE)
+
+
+# How long the page's copy in the clock tab may take to leave (Tab.depart).
+_COPY_DEPART_S = 2.0
+
+
+def _last_coverage(session: Session, coverage_of: Session | None) -> Any:
+    """The coverage of the last audit of ``session`` or, when it has none of its own (a copy that
+    took an audit of ``coverage_of`` as its own), of ``coverage_of``."""
+    if session.coverage:
+        return session.coverage[-1]
+    if coverage_of is not None and coverage_of.coverage:
+        return coverage_of.coverage[-1]
+    return None
 
 
 class LateAudit(SampleSteps):
@@ -122,7 +138,6 @@ class LateAudit(SampleSteps):
         if not await self._crash_aware(session, session.may_change_itself()):
             run.late_audit = "static"
             return
-        tab = session._tab
         animating = await self._crash_aware(session, session.probe("animationTimeLeft", _FINITE_MS))
         if _FRAME_CLOCK.search(session.html) is not None or animating:
             # Animation frames and CSS animations follow the wall clock, and on virtual time a
@@ -136,30 +151,117 @@ class LateAudit(SampleSteps):
             await self._watch_states(session, run, deadline=watched_until)
             run.frames_ms = (time.perf_counter() - frames_from) * 1000
         run.clock = "virtual"
-        wall_limit = self.settings.timeout_s * _HORIZON_SHARE_OF_BUDGET
-        horizon_ms = float(self.settings.page_clock_horizon_ms)
-        await self._run_ahead(session, run, horizon_ms, wall_limit)
-        signals = await self._crash_aware(session, session.probe("lateSignals"))
-        run.horizon_ms = tab.page_time_ms
-        if tab.page_time_ms < horizon_ms:
-            # A page whose timers work hard (or a machine too busy) held the run ahead short of the
-            # horizon: what the page shows later was never looked at, so the sample cannot pass on it.
+        if not await self._run_copy_ahead(session, run):
+            # The copy went another way than the page a visitor meets (a script of it was stopped,
+            # time standing still inside it): the page itself is watched on the wall clock, to its
+            # horizon only, so what it shows later was not audited (a page could otherwise wait
+            # on its clock for a moment to keep its late failures out of the run ahead).
+            horizon_s = min(self.settings.late_horizon_ms, self.settings.page_clock_horizon_ms) / 1000
             run.unaudited.append(
-                f"the page's clock reached {tab.page_time_ms / 1000:.1f} s of its {horizon_ms / 1000:g} s horizon"
-                f" in the {wall_limit:g} s of wall time its run ahead may take (a quarter of the sample's budget),"
-                " so what the page shows later was not audited"
+                "a script of the page waits in a loop for its clock to move, which a run ahead on the page's"
+                f" own clock cannot follow; the page was watched on the wall clock for {horizon_s:g} s only,"
+                " so what it shows later was not audited"
             )
-        await self._audit_at_horizon(session, run, signals)
+            await self._late_audit_wall(session, run, started_at=started_at)
 
-    async def _audit_at_horizon(self, session: Session, run: SampleRun, signals: dict[str, Any]) -> None:
+    async def _run_copy_ahead(self, session: Session, run: SampleRun) -> bool:
+        """Load a copy of the sample in the slot's clock tab (Tab.clock_tab: a page that lives on
+        its own clock from the navigation on, in a browser context of its own), run its clock
+        ahead to the horizon there, auditing each new state on the way, and audit it at the
+        horizon if it changed since the sample's last audit. The sample's own page stays on the
+        wall clock for the checks, the screens and the walk.
+
+        The copy takes the sample's last audit as its own when it is in the very state that
+        audit saw whole (the probe's adoptBaseline), so that only what the page does on its own
+        after that is audited again. Its axe runs join the sample's, as the phone's do.
+
+        Time stands still inside a task on the page's clock: a script that waits in a loop for the
+        clock to move is stopped (clock.py), and from then on the copy is no longer the page a
+        visitor meets. The copy is then left at once, what it showed before is kept, and False
+        is returned: the caller watches the sample's own page on the wall clock instead."""
+        tab = session._tab
+        baseline = await self._crash_aware(session, session.probe("auditBaseline"))
+        clock_tab = await self._crash_aware(session, tab.clock_tab())
+        clock_tab.events = tab.events
+        copy = Session(clock_tab, session.html)
+        changing_before = any(label == "changing" for label, _ in session.axe_runs)
+        loaded = time.perf_counter()
+        clock = clock_tab.clock
+        stopped = clock.stopped_scripts if clock is not None else 0
+
+        def diverged() -> bool:
+            return clock is not None and clock.stopped_scripts > stopped
+
+        try:
+            # A load of the evaluator's choosing, timed as the sample's reloads are (SampleRun.budget_s).
+            try:
+                await self._crash_aware(copy, copy.open())
+            finally:
+                copy.reloads_s += time.perf_counter() - loaded
+            if clock_tab.cut_short is not None:
+                run.unaudited.append(f"the page's copy on its own clock was cut short: {clock_tab.cut_short}")
+                return True
+            if diverged():
+                return False
+            await self._crash_aware(copy, copy.probe("adoptBaseline", baseline))
+            # Scrolled as a reader would, as the sample's page was.
+            await self._crash_aware(copy, copy.probe("scrollThrough"))
+            wall_limit = self.settings.timeout_s * _HORIZON_SHARE_OF_BUDGET
+            horizon_ms = float(self.settings.page_clock_horizon_ms)
+            await self._run_ahead(copy, run, horizon_ms, wall_limit, coverage_of=session, stop=diverged)
+            if diverged():
+                return False
+            # Workers' timers and animation frames keep the wall clock: the copy, paced to the wall
+            # clock from here, is watched until it has lived the wall clock's horizon too.
+            wall_horizon_s = min(
+                self.settings.late_horizon_ms / 1000, self.settings.timeout_s * _HORIZON_SHARE_OF_BUDGET
+            )
+            await self._watch_states(copy, run, deadline=loaded + wall_horizon_s, coverage_of=session)
+            if diverged():
+                return False
+            signals = await self._crash_aware(copy, copy.probe("lateSignals"))
+            run.horizon_ms = clock_tab.page_time_ms
+            if clock_tab.page_time_ms < horizon_ms:
+                # A page whose timers work hard (or a machine too busy) held the run ahead short of
+                # the horizon: what the page shows later was never looked at, so the sample cannot
+                # pass on it.
+                run.unaudited.append(
+                    f"the page's clock reached {clock_tab.page_time_ms / 1000:.1f} s of its {horizon_ms / 1000:g} s"
+                    f" horizon in the {wall_limit:g} s of wall time its run ahead may take (a quarter of the"
+                    " sample's budget), so what the page shows later was not audited"
+                )
+            await self._audit_at_horizon(copy, run, signals, coverage_of=session, changing_before=changing_before)
+            return True
+        finally:
+            session.reloads_s += copy.reloads_s
+            session.axe_runs.extend(copy.axe_runs)
+            session.axe_positions.extend(copy.axe_positions)
+            session.coverage.extend(copy.coverage)
+            clock_tab.events = EventLog()
+            try:
+                await asyncio.wait_for(clock_tab.depart(), _COPY_DEPART_S)
+            except Exception:  # noqa: BLE001 - a copy that will not leave takes its tab along
+                tab.drop_clock_tab()
+
+    async def _audit_at_horizon(
+        self,
+        session: Session,
+        run: SampleRun,
+        signals: dict[str, Any],
+        *,
+        coverage_of: Session | None = None,
+        changing_before: bool = False,
+    ) -> None:
         """At the horizon (either clock): audit the page again if it changed since its last audit
-        (``signals``: the probe's lateSignals) or could have changed unseen."""
-        coverage = session.coverage[-1] if session.coverage else None
+        (``signals``: the probe's lateSignals) or could have changed unseen. ``coverage_of``: the
+        session whose audits the page's copy on its clock took as its own (_run_copy_ahead), and
+        ``changing_before`` whether one of them saw a changing state."""
+        coverage = _last_coverage(session, coverage_of)
         unseen = coverage is not None and (coverage.frames_audited > 0 or coverage.closed_shadow_roots > 0)
         # A state the watch audited while the page changed left colour contrast out
         # (_MID_CHANGE_RULES): what the page settled into is audited whole, or text it faded to a
         # faint colour after its first audit would never be judged.
-        mid_change = any(label == "changing" for label, _ in session.axe_runs)
+        mid_change = changing_before or any(label == "changing" for label, _ in session.axe_runs)
         if not (
             mid_change
             or signals["mutated"]
@@ -178,7 +280,16 @@ class LateAudit(SampleSteps):
         await self._audit_unchecked(session, run, "late", settle=True)
         run.late_audit = "re-audited"
 
-    async def _run_ahead(self, session: Session, run: SampleRun, horizon_ms: float, wall_limit_s: float) -> None:
+    async def _run_ahead(
+        self,
+        session: Session,
+        run: SampleRun,
+        horizon_ms: float,
+        wall_limit_s: float,
+        *,
+        coverage_of: Session | None = None,
+        stop: Callable[[], bool] = lambda: False,
+    ) -> None:
         """Run the page's clock ahead until it has lived ``horizon_ms`` since the navigation (and
         at least :data:`_MIN_WATCH_S` more), auditing each new state it puts itself in on the way,
         within ``wall_limit_s``.
@@ -196,14 +307,14 @@ class LateAudit(SampleSteps):
         clock = await self._crash_aware(session, tab.page_clock())
         started = time.perf_counter()
         rests_until = 0.0
-        closed = await self._closed_baseline(session)
+        closed = await self._closed_baseline(session, coverage_of=coverage_of)
         # Whether the page may be in a state not looked at without having announced it: at the
         # start, and after a rest (run ahead unwatched). Otherwise it is looked at only after
         # announcing a change; until then the announcement stays armed, the state is the one last
         # looked at (but for closed shadow roots, counted), and the slices keep their length.
         unlooked = True
         slice_ms = FIRST_SLICE_MS
-        while (left := horizon_ms - tab.page_time_ms) > 0:
+        while (left := horizon_ms - tab.page_time_ms) > 0 and not stop():
             wall_left = wall_limit_s - (time.perf_counter() - started)
             if wall_left <= 0:
                 break
@@ -244,10 +355,10 @@ class LateAudit(SampleSteps):
             unlooked = changed is None
             slice_ms = clock.next_slice_ms
 
-    async def _closed_baseline(self, session: Session) -> int | None:
+    async def _closed_baseline(self, session: Session, *, coverage_of: Session | None = None) -> int | None:
         """The count of nodes in closed shadow roots the watch compares with: None (none) when
         the last audit opened no closed root, so that one attached since is seen at once."""
-        coverage = session.coverage[-1] if session.coverage else None
+        coverage = _last_coverage(session, coverage_of)
         if coverage is None or coverage.closed_shadow_roots == 0:
             return None
         return (await self._crash_aware(session, session.closed_roots_changed(None)))[1]
@@ -264,7 +375,9 @@ class LateAudit(SampleSteps):
             return state, (await self._crash_aware(session, session.closed_roots_changed(closed)))[1]
         return state, closed
 
-    async def _watch_states(self, session: Session, run: SampleRun, *, deadline: float) -> None:
+    async def _watch_states(
+        self, session: Session, run: SampleRun, *, deadline: float, coverage_of: Session | None = None
+    ) -> None:
         """Wait until ``deadline``, auditing each new state the page puts itself in meanwhile.
 
         Waiting, the evaluation lets another one work (admission.py). When the page changes its
@@ -279,7 +392,7 @@ class LateAudit(SampleSteps):
         """
         # The page may have changed since the last audit, before the watch began: look first.
         look = True
-        closed = await self._closed_baseline(session)
+        closed = await self._closed_baseline(session, coverage_of=coverage_of)
         poll_s = _CLOSED_POLL_S
         while (remaining := deadline - time.perf_counter()) > 0:
             if run.states_audited >= _CHANGING_STATES:

@@ -17,8 +17,8 @@ from typing import Any
 from lm_eval_a11y.cases import Case
 from lm_eval_a11y.checks import Check
 from lm_eval_a11y.engine.admission import Admission, SlotPool
+from lm_eval_a11y.engine.browser import open_slot_context
 from lm_eval_a11y.engine.check_order import guess_acts, guess_wait_ms
-from lm_eval_a11y.engine.disguise import LOCALE, TIME_ZONE
 from lm_eval_a11y.engine.lifecycle import BrowserLifecycle
 from lm_eval_a11y.engine.settings import EvaluatorSettings
 from lm_eval_a11y.engine.tab import EventLog, RenderSettings, Tab
@@ -96,7 +96,7 @@ class SlotScheduling(BrowserLifecycle):
                 "preload": _AXE_PRELOAD,
             },
             settle_ms=self.settings.settle_ms,
-            page_clock=self.settings.page_clock,
+            paced_keys=self.settings.paced_keys,
         )
 
     def _browser_started(self) -> None:
@@ -114,8 +114,10 @@ class SlotScheduling(BrowserLifecycle):
     def _browser_stopping(self) -> None:
         if self._slots is not None:
             for slot in self._slots.slots:
-                if slot.tab is not None and slot.tab.clock is not None:
-                    slot.tab.clock.close()
+                if slot.tab is not None:
+                    if slot.tab.clock is not None:
+                        slot.tab.clock.close()
+                    slot.tab.drop_clock_tab(close_context=False)
         self._slots = None  # their contexts die with the browser
 
     def _memory_to_spare(self) -> bool:
@@ -140,19 +142,7 @@ class SlotScheduling(BrowserLifecycle):
             if self._browser is None or not self._browser.is_connected():
                 await self._restart_browser()
             slot.browser = self._browser
-            # No emulated viewport: the page is laid out in its window, which has the browser's
-            # toolbar around it, on a screen with a taskbar (Tab.start sizes the window to the
-            # viewport; disguise.py). A desktop's time zone and locale.
-            slot.context = await self._browser.new_context(
-                no_viewport=True,
-                timezone_id=TIME_ZONE,
-                locale=LOCALE,
-                java_script_enabled=True,
-                service_workers="block",
-                accept_downloads=False,
-                reduced_motion="no-preference",
-                color_scheme="light",
-            )
+            slot.context = await open_slot_context(self._browser)
             tab = Tab(slot.context, self._render_settings)
             # Pages other than the slot's own (popups opened by a click) get no network either;
             # the tab's page-level route answers its own requests first.
@@ -178,8 +168,10 @@ class SlotScheduling(BrowserLifecycle):
         take seconds to close, and neither this slot's next sample nor the other slots should wait
         for it. Each context has its own renderer process, so nothing else shares its fate."""
         context, slot.context, tab, slot.tab = slot.context, None, slot.tab, None
-        if tab is not None and tab.clock is not None:
-            tab.clock.close()  # its pacer would wait for a budget the closed page never ends
+        if tab is not None:
+            if tab.clock is not None:
+                tab.clock.close()  # its pacer would wait for a budget the closed page never ends
+            tab.drop_clock_tab()
         if context is None:
             return
         task = asyncio.ensure_future(self._close_context(context))

@@ -117,7 +117,7 @@ class SampleAudit(LateAudit):
                 budget_s=self.settings.timeout_s * STATE_AUDIT_SHARE,
             )
             session.state_watch = run.state_audits
-        run.input_gap_ms = INPUT_GAP_MS if self.settings.page_clock else 0.0
+        run.input_gap_ms = INPUT_GAP_MS if self.settings.paced_keys else 0.0
         t0 = time.perf_counter()
         await self._crash_aware(session, session.open())
         run.render_ms = (time.perf_counter() - t0) * 1000

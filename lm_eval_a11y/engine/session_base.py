@@ -327,11 +327,11 @@ class SessionBase:
         await self._looked_again()
 
     async def _person_paced(self) -> None:
-        """Before a key press of a keyboard walk, with ``page_clock`` on: let
+        """Before a key press of a keyboard walk, with ``paced_keys`` on: let
         :data:`~lm_eval_a11y.engine.clock.INPUT_GAP_MS` of the page's own time pass since the last
         one, as between a person's presses, without the wall time (the page's clock runs ahead,
         see clock.py; from the first press on, the page is on virtual time until it is replaced)."""
-        if not self._settings.page_clock:
+        if not self._settings.paced_keys:
             return
         clock = await self._tab.page_clock()
         await clock.pause_input(INPUT_GAP_MS)

@@ -48,11 +48,15 @@ class EvaluatorSettings:
     screenshots: Path | None = None
     # How long after the navigation to a sample its own changes are still audited (_late_audit).
     late_horizon_ms: int = LATE_HORIZON_MS
-    # Run each page's late-change horizon on its own virtual clock (engine/clock.py), to
-    # page_clock_horizon_ms of its life, and press the keys of keyboard walks 200 ms of page time
-    # apart. Off by default: see docs/trust.md for what it catches and what it costs.
-    page_clock: bool = False
+    # Run each page's late-change horizon on its own virtual clock (engine/clock.py): a copy of
+    # the page, in the slot's clock tab, is run ahead to page_clock_horizon_ms of its life (late.py).
+    # Off: the horizon is late_horizon_ms of real time, waited for. See docs/trust.md.
+    page_clock: bool = True
     page_clock_horizon_ms: int = PAGE_CLOCK_HORIZON_MS
+    # Press the keys of keyboard walks 200 ms of the page's own time apart, as a person does
+    # (clock.INPUT_GAP_MS): the sample's page goes on virtual time from its first key press and is
+    # replaced afterwards. Off by default for its cost (docs/trust.md, "The page's clock").
+    paced_keys: bool = False
     # Browser contexts for evaluations waiting out that horizon, beyond the ``concurrency`` that
     # work at once: at most this many (None: three times ``concurrency``; 0: a waiting evaluation
     # keeps its turn). Up to ``concurrency`` of them are always open; more only while the
@@ -106,6 +110,9 @@ class EvaluatorSettings:
         _require_int("settle_ms", self.settle_ms, 0)
         _require_int("late_horizon_ms", self.late_horizon_ms, 0)
         _require_int("page_clock_horizon_ms", self.page_clock_horizon_ms, 0)
+        for name in ("page_clock", "paced_keys"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"{name} must be True or False, got {getattr(self, name)!r}")
         if self.waiting_slots is not None:
             _require_int("waiting_slots", self.waiting_slots, 0)
         _require_int("renderer_memory_mb", self.renderer_memory_mb, 64)

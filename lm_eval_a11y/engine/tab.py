@@ -21,6 +21,7 @@ from playwright.async_api import BrowserContext, CDPSession, Page, Route
 from lm_eval_a11y.engine.browser import user_agent_override
 from lm_eval_a11y.engine.cdn_route import serve_library
 from lm_eval_a11y.engine.clock import PageClock
+from lm_eval_a11y.engine.clocked_page import ClockedPage, ProbeError
 from lm_eval_a11y.engine.disguise import Origins, present_desktop
 from lm_eval_a11y.engine.unicode import repair_text
 from lm_eval_a11y.engine.windows import open_page
@@ -34,9 +35,6 @@ _WORLD = "lm-eval-a11y"
 # page), before any routing sees it: the URL is taken from its security log entry, which no page
 # script can write (a page's console.error is a console entry, not a security one).
 _MIXED_CONTENT = re.compile(r"requested an insecure [^']*'([^']+)'\. This request has been blocked")
-# What a spare page loads to warm its renderer (Tab._open_spare): no script, nothing to fetch.
-_WARM_UP_HTML = "<!doctype html><html lang=en><title>.</title><p>.</p></html>"
-
 # Page.captureScreenshot's options but the clip (Tab.capture_png): PNG is lossless whatever its
 # compression, and the pixel check of contrast takes several captures a screen.
 _CAPTURE = {"format": "png", "fromSurface": True, "captureBeyondViewport": False, "optimizeForSpeed": True}
@@ -119,10 +117,6 @@ if (window === window.top && typeof navigation === 'object') {{
 """
 
 
-class ProbeError(RuntimeError):
-    """The probe could not answer (bad selector, stale element, page gone)."""
-
-
 @dataclass
 class EventLog:
     console_errors: list[str] = field(default_factory=list)
@@ -150,105 +144,74 @@ class RenderSettings:
     axe_options: dict[str, Any]
     settle_ms: int = 50
     # Keyboard walks press keys at a person's cadence on the page's own clock (clock.py).
-    page_clock: bool = False
+    paced_keys: bool = False
 
 
-class _ClockedPage:
-    """The part of a :class:`Tab` that puts its page on its own clock (clock.py) and replaces the
-    page afterwards, since a page stays on virtual time across its documents."""
+class _PageEvents:
+    """What a tab's page asks of it and tells it: its requests (the router), dialogs, popups,
+    console and security log entries, all recorded in the tab's :class:`EventLog`."""
 
-    _page: Page | None
-    _cdp: CDPSession | None
-    _world: int | None
-    _frame_id: str | None
-    _committed_loaders: collections.deque[str]
-    _navigated_at: float
-    _clock_started_at_page_ms: float
-    _spare: asyncio.Future[tuple[Page, CDPSession]] | None
-    _origins: Origins
+    events: EventLog
     _pending: dict[str, str]
-    clock: PageClock | None
-    pointer_on_page: bool
 
-    async def _open(self) -> tuple[Page, CDPSession]:
-        raise NotImplementedError
+    async def _refuse(self, route: Route) -> None:
+        EventLog._add(self.events.blocked_requests, route.request.url)
+        with contextlib.suppress(Exception):  # the popup may already be gone
+            await route.abort("blockedbyclient")
 
-    async def terminate_scripts(self) -> None:
-        raise NotImplementedError
+    async def _on_route(self, route: Route) -> None:
+        request = route.request
+        url = request.url
+        if url.startswith(_ALLOWED_SCHEMES):
+            await route.continue_()
+            return
+        html = self._pending.get(url)
+        if html is not None:
+            await route.fulfill(status=200, content_type="text/html; charset=utf-8", body=html)
+            return
+        if request.is_navigation_request() and request.frame.parent_frame is None:
+            # A 204 answer cancels the navigation and leaves the sample's document in place.
+            EventLog._add(self.events.blocked_navigations, url)
+            await route.fulfill(status=204, body="")
+            return
+        if await serve_library(route, url, self.events.libraries):  # engine/cdn_mirror.py
+            return
+        EventLog._add(self.events.blocked_requests, url)
+        await route.abort("blockedbyclient")
 
-    async def page_clock(self) -> PageClock:
-        """The page's own clock (clock.py), started on first use: from then on the page runs on
-        virtual time, paced to the wall clock, until the tab replaces the page (the policy holds
-        across the page's documents), which the next :meth:`load` or :meth:`depart` does."""
-        if self.clock is None:
-            if self._cdp is None:
-                raise ProbeError("the page is not open")
-            clock = PageClock(self._cdp.send, self.terminate_scripts)
-            self._cdp.on("Emulation.virtualTimeBudgetExpired", clock.expired)
-            self._clock_started_at_page_ms = self.page_time_ms
-            await clock.start()
-            self.clock = clock
-            # The page that will replace this one is made meanwhile, off the sample's path.
-            self._make_spare()
-        return self.clock
+    async def _on_dialog(self, dialog: Any) -> None:
+        self.events.dialogs += 1
+        with contextlib.suppress(Exception):  # the page may be closing
+            # Accepting beforeunload lets our own navigation to the next sample go ahead.
+            if dialog.type == "beforeunload":
+                await dialog.accept()
+            else:
+                await dialog.dismiss()
 
-    def _make_spare(self) -> None:
-        """Start making the page that will replace this one (:meth:`_open_spare`), unless one
-        is being made."""
-        if self._spare is None:
-            self._spare = asyncio.ensure_future(self._open_spare())
-            # Retrieved here too: a spare of a context dropped meanwhile fails unawaited.
-            self._spare.add_done_callback(lambda done: done.cancelled() or done.exception())
+    async def _on_popup(self, popup: Page) -> None:
+        # Page.windowOpen already counted it; a popup that got through (a click is a user
+        # gesture) is closed at once.
+        with contextlib.suppress(Exception):  # the popup may close itself
+            await popup.close(run_before_unload=False)
 
-    async def _open_spare(self) -> tuple[Page, CDPSession]:
-        """A page to replace this one with (:meth:`_replace_page`), warmed: it has loaded a
-        blank document of the slot's site and gone back to ``about:blank``, so that the renderer
-        process the next document commits in is running and has compiled the probe (a
-        replacement page that was not warmed took 1.6-2.3 s to load a modal dialog example under
-        load, a warmed one 0.2-0.7 s, the page itself 0.25-0.7 s)."""
-        page, cdp = await self._open()
-        url = self._origins.next()
-        self._pending[url] = _WARM_UP_HTML
-        try:
-            await page.goto(url, wait_until="load")
-        finally:
-            self._pending.pop(url, None)
-        await page.goto("about:blank")
-        return page, cdp
+    def _on_window_open(self, params: dict[str, Any]) -> None:
+        # Counted here rather than in _on_popup: blocked popups never become pages.
+        self.events.popups += 1
+        EventLog._add(self.events.popup_urls, str(params.get("url") or ""))
 
-    @property
-    def page_time_ms(self) -> float:
-        """How long the sample's document has lived on its own clock since the navigation to it:
-        the wall clock until its clock started, then the clock's virtual time."""
-        if self.clock is None:
-            return (time.perf_counter() - self._navigated_at) * 1000
-        return self._clock_started_at_page_ms + self.clock.virtual_ms
+    def _on_log_entry(self, params: dict[str, Any]) -> None:
+        entry = params.get("entry") or {}
+        if entry.get("source") == "security":
+            refused = _MIXED_CONTENT.search(str(entry.get("text", "")))
+            if refused is not None:
+                EventLog._add(self.events.blocked_requests, refused.group(1))
 
-    async def _replace_page(self) -> None:
-        """A new page for the tab, in the same context, on the wall clock again: leaves the old
-        document without running any more of its scripts (the page is closed)."""
-        clock, self.clock = self.clock, None
-        if clock is not None:
-            clock.close()
-        page, self._page, self._cdp = self._page, None, None
-        self._world = None
-        self._frame_id = None
-        self._committed_loaders.clear()
-        self.pointer_on_page = False
-        if page is not None and not page.is_closed():
-            await page.close(run_before_unload=False)
-        spare, self._spare = self._spare, None
-        opened: tuple[Page, CDPSession] | None = None
-        if spare is not None:
-            with contextlib.suppress(Exception):  # made in the background: made again if it failed
-                opened = await spare
-        self._page, self._cdp = opened if opened is not None else await self._open()
-        # A page that went on its clock once will again (the next keyboard walk): the next spare
-        # is made at once, so that it is warm by the time it is needed.
-        self._make_spare()
+    def _on_console(self, message: Any) -> None:
+        if message.type == "error":
+            EventLog._add(self.events.console_errors, message.text)
 
 
-class Tab(_ClockedPage):
+class Tab(_PageEvents, ClockedPage):
     """The long-lived page of one evaluator slot.
 
     Every load navigates to a new origin (``https://<name>.<site>/``, a host name this tab has not
@@ -259,8 +222,12 @@ class Tab(_ClockedPage):
     is refused before it leaves the browser.
     """
 
-    def __init__(self, context: BrowserContext, settings: RenderSettings) -> None:
+    def __init__(self, context: BrowserContext, settings: RenderSettings, *, keeps_clock: bool = False) -> None:
         self._context = context
+        # A tab whose page lives on its own clock from its start, never replaced (the slot's clock
+        # tab, engine/late.py): paced while a sample is on it, paused between samples.
+        self.keeps_clock = keeps_clock
+        self._navigated_at_virtual_ms = 0.0
         self.settings = settings
         self.events = EventLog()
         self.crashed = asyncio.Event()
@@ -288,6 +255,8 @@ class Tab(_ClockedPage):
         self._clock_started_at_page_ms = 0.0
         self.page_changed = asyncio.Event()
         self._spare: asyncio.Future[tuple[Page, CDPSession]] | None = None
+        # The slot's clock tab (clock_tab), once made.
+        self._clock_tab: Tab | None = None
 
     @property
     def page(self) -> Page:
@@ -299,6 +268,9 @@ class Tab(_ClockedPage):
     def context(self) -> BrowserContext:
         return self._context
 
+    def _companion(self, context: BrowserContext) -> Tab:
+        return Tab(context, self.settings, keeps_clock=True)
+
     def share_origins(self, other: Tab) -> None:
         """Serve from the origins ``other`` has used and will use, as it does from this tab's: two
         tabs of one context (a slot's phone, engine/conditions.py) never serve one origin twice."""
@@ -306,6 +278,8 @@ class Tab(_ClockedPage):
 
     async def start(self) -> None:
         self._page, self._cdp = await self._open()
+        if self.keeps_clock:
+            await (await self.page_clock()).hold()
 
     async def _open(self) -> tuple[Page, CDPSession]:
         """A new page for the tab, set up (and its CDP session), on about:blank."""
@@ -352,11 +326,15 @@ class Tab(_ClockedPage):
     async def load(self, html: str, settle_ms: int = 0) -> None:
         """Navigate to a fresh origin that serves ``html``, set up the probe world, and after the
         load event let the page settle as :meth:`Session.settle` does for ``settle_ms``."""
-        if self.clock is not None:
+        if self.clock is not None and not self.keeps_clock:
             await self._replace_page()
         elif self._current_url.startswith("http"):
             # A reset within the sample: the document left runs no departure handler either.
             await self._quiet_blank()
+        if self.keeps_clock and self.clock is not None:
+            # Paced from the navigation on: the document lives on the page's clock from its start.
+            self.clock.resume()
+            self._navigated_at_virtual_ms = self.clock.virtual_ms
         self._loads += 1
         self.cut_short = None
         url = self._origins.next()
@@ -438,11 +416,13 @@ class Tab(_ClockedPage):
         self.events = EventLog()
         self._world = None
         self._current_url = "about:blank"
-        if self.clock is not None:
+        if self.clock is not None and not self.keeps_clock:
             # A page on virtual time stays on it: the tab gets a new page on the wall clock.
             await self._replace_page()
             return
         await self._quiet_blank()
+        if self.keeps_clock and self.clock is not None:
+            await self.clock.hold()
 
     async def _quiet_blank(self) -> None:  # scripts off, about:blank committed, scripts on
         assert self._cdp is not None
@@ -480,6 +460,7 @@ class Tab(_ClockedPage):
             self.page_changed.set()
 
     async def close(self) -> None:
+        self.drop_clock_tab()
         page, self._page = self._page, None
         self._world = None
         if self.clock is not None:
@@ -597,54 +578,3 @@ class Tab(_ClockedPage):
             text = (details.get("exception") or {}).get("description") or details.get("text") or "unknown error"
             raise ProbeError(text.splitlines()[0])
         return (reply.get("result") or {}).get("value")
-
-    async def _on_route(self, route: Route) -> None:
-        request = route.request
-        url = request.url
-        if url.startswith(_ALLOWED_SCHEMES):
-            await route.continue_()
-            return
-        html = self._pending.get(url)
-        if html is not None:
-            await route.fulfill(status=200, content_type="text/html; charset=utf-8", body=html)
-            return
-        if request.is_navigation_request() and request.frame.parent_frame is None:
-            # A 204 answer cancels the navigation and leaves the sample's document in place.
-            EventLog._add(self.events.blocked_navigations, url)
-            await route.fulfill(status=204, body="")
-            return
-        if await serve_library(route, url, self.events.libraries):  # engine/cdn_mirror.py
-            return
-        EventLog._add(self.events.blocked_requests, url)
-        await route.abort("blockedbyclient")
-
-    async def _on_dialog(self, dialog: Any) -> None:
-        self.events.dialogs += 1
-        with contextlib.suppress(Exception):  # the page may be closing
-            # Accepting beforeunload lets our own navigation to the next sample go ahead.
-            if dialog.type == "beforeunload":
-                await dialog.accept()
-            else:
-                await dialog.dismiss()
-
-    async def _on_popup(self, popup: Page) -> None:
-        # Page.windowOpen already counted it; a popup that got through (a click is a user
-        # gesture) is closed at once.
-        with contextlib.suppress(Exception):  # the popup may close itself
-            await popup.close(run_before_unload=False)
-
-    def _on_window_open(self, params: dict[str, Any]) -> None:
-        # Counted here rather than in _on_popup: blocked popups never become pages.
-        self.events.popups += 1
-        EventLog._add(self.events.popup_urls, str(params.get("url") or ""))
-
-    def _on_log_entry(self, params: dict[str, Any]) -> None:
-        entry = params.get("entry") or {}
-        if entry.get("source") == "security":
-            refused = _MIXED_CONTENT.search(str(entry.get("text", "")))
-            if refused is not None:
-                EventLog._add(self.events.blocked_requests, refused.group(1))
-
-    def _on_console(self, message: Any) -> None:
-        if message.type == "error":
-            EventLog._add(self.events.console_errors, message.text)

@@ -4,7 +4,10 @@ Content a timer shows and hides again would otherwise be audited only if it happ
 at the first audit or at the late one. The timing of a page's own timers against our audits
 depends on the machine, so here the change is made from our isolated world at a known point
 after the first audit: failing content shown for 1.5 s and removed again well before the late
-audit, which then finds the page as it first was.
+audit, which then finds the page as it first was. That is the wall clock's watch
+(``page_clock=False``), the one whose timing the tests can steer from our world; the run ahead of
+a copy on the page's own clock looks at states the same way, driven by the page's own timers
+(tests/adversarial/test_page_clock.py).
 """
 
 from __future__ import annotations
@@ -126,7 +129,7 @@ def test_failures_shown_only_between_the_two_audits_are_found(
         return result
 
     monkeypatch.setattr(Session, "run_axe", run_axe)
-    with Evaluator(EvaluatorSettings(concurrency=1, timeout_s=30, late_horizon_ms=4000)) as ev:
+    with Evaluator(EvaluatorSettings(concurrency=1, timeout_s=30, late_horizon_ms=4000, page_clock=False)) as ev:
         obs = ev.evaluate(None, page)
     assert obs.status == "ok", obs.error
     assert obs.audit is not None and obs.audit.states_audited >= 1

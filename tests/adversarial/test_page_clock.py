@@ -1,11 +1,13 @@
 """The page lives on its own clock: what it does in the first 30 s of its life is audited, without
-the evaluator waiting 30 s, and the checks' key presses reach it at a person's cadence.
+the evaluator waiting 30 s (a copy of the page is run ahead in the slot's clock tab, a browser
+context of its own), and with ``paced_keys`` the checks' key presses reach it at a person's cadence.
 
 Attacks: failures a timer adds 2.5 s, 5 s or 20 s after load, a popover shown at 2.3 s (no
 attribute changes, so no mutation shows it), a failing form shown from 2.3 s to 3.3 s only (in the
 document, in a shadow root attached late, or by a style rule the CSSOM inserts and deletes), and a
-modal dialog that keeps Tab inside only for presses less than 90 ms apart. Each has a twin that
-must keep passing.
+modal dialog that keeps Tab inside only for presses less than 90 ms apart; a page that hides its
+late failures when it finds another copy of itself alive (a cookie of its site). Each has a twin
+that must keep passing.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from lm_eval_a11y.cases import get_case
 from lm_eval_a11y.engine import clock as clock_module
 from lm_eval_a11y.engine.evaluator import Evaluator, EvaluatorSettings
 from lm_eval_a11y.engine.settings import PAGE_CLOCK_HORIZON_MS
+from lm_eval_a11y.engine.tab import Tab
 from lm_eval_a11y.observation import Observation
 from lm_eval_a11y.scoring import score_observation
 
@@ -63,8 +66,9 @@ def _shown_between(start: int, end: int, content: str) -> str:
 
 
 def _one_tab(timeout_s: float) -> Iterator[Evaluator]:
-    """One slot on the page's clock, so that every sample runs on the same tab, one after the other."""
-    ev = Evaluator(EvaluatorSettings(concurrency=1, waiting_slots=0, timeout_s=timeout_s, page_clock=True))
+    """One slot on the page's clock, keys paced, so that every sample runs on the same tab, one
+    after the other."""
+    ev = Evaluator(EvaluatorSettings(concurrency=1, waiting_slots=0, timeout_s=timeout_s, paced_keys=True))
     ev.start()
     try:
         yield ev
@@ -252,10 +256,80 @@ def test_a_dialog_that_holds_focus_only_for_machine_speed_tab_fails_containment(
     assert {c.id: c.outcome for c in twin.checks}["focus-contained"] == "pass", twin.checks
 
 
-def test_without_the_page_clock_the_record_says_the_wall_clock(evaluator: Evaluator) -> None:
-    obs = evaluator.evaluate(None, _page("document.title = 'Sign up now';"))
+def test_the_page_clock_is_the_default_and_keys_are_unpaced_by_default(evaluator: Evaluator) -> None:
+    assert EvaluatorSettings().page_clock and not EvaluatorSettings().paced_keys
+    obs = evaluator.evaluate(None, LATE["added-at-5s"])
+    assert obs.status == "ok", obs.error
+    assert obs.audit.clock == "virtual" and obs.audit.input_gap_ms == 0
+    assert obs.audit.horizon_ms is not None and obs.audit.horizon_ms >= PAGE_CLOCK_HORIZON_MS
+    assert not score_observation(obs).passed
+
+
+def test_without_the_page_clock_the_record_says_the_wall_clock() -> None:
+    with Evaluator(EvaluatorSettings(concurrency=1, page_clock=False)) as wall:
+        obs = wall.evaluate(None, _page("document.title = 'Sign up now';"))
+        late = wall.evaluate(None, LATE["added-at-5s"])
     assert obs.audit.clock == "wall" and obs.audit.input_gap_ms == 0
     assert obs.audit.horizon_ms is not None and obs.audit.horizon_ms < PAGE_CLOCK_HORIZON_MS
+    # What the wall clock's horizon does not reach passes there.
+    assert late.audit.clock == "wall" and score_observation(late).passed
+
+
+def _slot_tab(ev: Evaluator) -> Tab:
+    core = ev._core
+    assert core._slots is not None
+    return next(slot.tab for slot in core._slots.slots if slot.tab is not None)
+
+
+def test_the_sample_page_keeps_the_wall_clock_and_its_copy_runs_in_a_context_of_its_own() -> None:
+    """The run ahead happens in the slot's clock tab: the sample's own page never goes on virtual
+    time (its checks, screens and walk run on the wall clock, and it is not replaced), and the
+    clock tab lives in a browser context of its own, kept (paused) from one sample to the next."""
+    with Evaluator(EvaluatorSettings(concurrency=1, waiting_slots=0, timeout_s=40)) as ev:
+        dialog = DIALOG.read_text(encoding="utf-8")
+        late_dialog = dialog.replace("</body>", f'<div id="late"></div><script>{_adds_at(2500, _BAD)}</script></body>')
+        assert late_dialog != dialog
+        first = ev.evaluate(get_case("modal-dialog"), late_dialog)
+        tab = _slot_tab(ev)
+        clock_tab = tab._clock_tab
+        second = ev.evaluate(None, _added_at(20000, _GOOD))
+        assert _slot_tab(ev) is tab and tab._clock_tab is clock_tab
+    assert first.status == "ok" and second.status == "ok", (first.error, second.error)
+    assert first.audit.clock == "virtual" and not score_observation(first).passed
+    assert second.audit.clock == "virtual" and score_observation(second).passed, score_observation(second).reasons
+    assert tab.clock is None and tab._spare is None, "the sample's page went on virtual time"
+    assert clock_tab is not None and clock_tab.keeps_clock and clock_tab.context is not tab.context
+
+
+# A page that finds another copy of itself alive through a cookie of its site (every origin of a
+# slot is a host under one site) and then hides its late failures: the sample's page, loaded
+# first, sets the cookie; a copy loaded beside it in the same browser context would find it and
+# stay clean, and only the sample's page, which a visitor meets, would show the failures.
+_SITE_COOKIE = "'a11y-twin=' + me + '; path=/; domain=' + location.hostname.split('.').slice(1).join('.')"
+_OTHERS = (
+    "const me = String(Math.random()).slice(2);"
+    " const others = () => document.cookie.split('; ')"
+    ".some((c) => c.startsWith('a11y-twin=') && c !== 'a11y-twin=' + me);"
+)
+COPY_AWARE = {
+    "cookie-set-once": f"{_OTHERS} const copy = others(); document.cookie = {_SITE_COOKIE};",
+    # Set again every 20 ms: a cookie jar cleared before the copy's load is refilled at once.
+    "cookie-set-all-the-time": (
+        f"{_OTHERS} let copy = others();"
+        f" setInterval(() => {{ if (others()) copy = true; document.cookie = {_SITE_COOKIE}; }}, 20);"
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(COPY_AWARE))
+def test_a_page_that_stays_clean_when_it_finds_a_copy_of_itself_still_fails(one_tab: Evaluator, name: str) -> None:
+    adds = "setTimeout(() => { if (!copy) document.getElementById('late').innerHTML = '__BAD__'; }, 5000);"
+    obs = one_tab.evaluate(None, _page(COPY_AWARE[name] + adds.replace("__BAD__", _BAD)))
+    assert obs.status == "ok", obs.error
+    assert {"image-alt", "label"} <= set(_found(obs)), _found(obs)
+    assert not score_observation(obs).passed
+    twin = one_tab.evaluate(None, _page(COPY_AWARE[name] + adds.replace("__BAD__", _GOOD)))
+    assert score_observation(twin).passed, score_observation(twin).reasons
 
 
 def test_the_input_cadence_is_a_persons() -> None:
@@ -268,11 +342,10 @@ def test_a_page_on_its_clock_is_replaced_by_a_warmed_page_that_leaves_no_trace(o
     the slot's site and gone back to about:blank, and the sample after it sees none of that: no
     request, console line or error of the warm-up in its record, a first navigation, no referrer,
     and an origin of its own."""
-    late = one_tab.evaluate(None, _added_at(2500, _GOOD))
-    assert late.status == "ok" and late.audit.clock == "virtual", late.error
-    core = one_tab._core
-    assert core._slots is not None
-    tab = next(slot.tab for slot in core._slots.slots if slot.tab is not None)
+    # Keyboard walks at a person's cadence put the sample's page on its clock.
+    walked = one_tab.evaluate(get_case("modal-dialog"), DIALOG.read_text(encoding="utf-8"))
+    assert walked.status == "ok" and walked.audit.input_gap_ms > 0, walked.error
+    tab = _slot_tab(one_tab)
     assert tab._spare is not None, "no spare was made for the page on its clock"
 
     async def spare_history() -> tuple[list[str], str]:
@@ -300,3 +373,30 @@ def test_a_page_on_its_clock_is_replaced_by_a_warmed_page_that_leaves_no_trace(o
     assert score_observation(after).passed, score_observation(after).reasons
     events = after.events
     assert not events.blocked_requests and not events.console_errors and not events.page_errors, events
+
+
+# Time stands still inside a task on the page's clock: a loop that waits for the clock to move
+# never ends there, and its script is stopped; the copy is then no longer the page a visitor
+# meets (who waits a moment and gets the rest of the script). A page could wait for a moment
+# only to keep its late failures out of the run ahead.
+_WAITS = {
+    "a moment at load": "const t0 = Date.now(); while (Date.now() === t0) {}",
+    "for a second at load": "const t1 = performance.now(); while (performance.now() - t1 < 1000) {}",
+    "a moment on a timer": "setTimeout(() => { const t2 = Date.now(); while (Date.now() === t2) {} }, 300);",
+}
+
+
+@pytest.mark.parametrize("name", sorted(_WAITS))
+def test_a_page_that_waits_on_its_clock_in_a_loop_is_not_passed_on_the_run_ahead(
+    one_tab: Evaluator, name: str
+) -> None:
+    early = one_tab.evaluate(None, _page(_WAITS[name] + _adds_at(1500, _BAD)))
+    late = one_tab.evaluate(None, _page(_WAITS[name] + _adds_at(5000, _BAD)))
+    for obs in (early, late):
+        assert obs.status == "ok", obs.error
+        assert obs.audit.clock == "wall", obs.audit
+        score = score_observation(obs)
+        assert not score.passed
+        assert any("waits in a loop for its clock" in reason for reason in score.reasons), score.reasons
+    # What the wall clock's horizon reaches is still found on the page itself.
+    assert {"image-alt", "label"} <= set(_found(early)), _found(early)

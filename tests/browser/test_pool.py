@@ -172,9 +172,10 @@ def test_one_renderer_per_slot_and_playwrights_own_disabled_features_are_kept() 
         last = set(switches[-1])
         assert all(set(earlier) <= last for earlier in switches[:-1]), "a Playwright upgrade disabled new features"
         assert set(DISABLED_FEATURES) == last
-        # No omnibox popup renderers and no spare: one renderer for each slot's page and one for
-        # its phone's page (engine/conditions.py), which stays a phone.
-        assert len(_renderers_of(browser)) == 4
+        # No omnibox popup renderers and no spare: for each slot, one renderer for its page, one
+        # for its phone's page (engine/conditions.py), which stays a phone, and one for its clock
+        # tab's page (engine/late.py), which stays on the page's clock.
+        assert len(_renderers_of(browser)) == 6
 
 
 MAKE_JUNK = "let junk = []; for (let i = 0; i < 120; i++) junk.push(new Array(100000).fill(i + 0.5));"
@@ -283,7 +284,12 @@ def test_contexts_for_waiting_pages_beyond_the_always_open_ones_open_only_while_
     async def scenario() -> tuple[int, list[str]]:
         ev = AsyncEvaluator(
             EvaluatorSettings(
-                concurrency=1, waiting_slots=3, late_horizon_ms=1500, timeout_s=10, waiting_memory_mb=waiting_memory_mb
+                concurrency=1,
+                waiting_slots=3,
+                late_horizon_ms=1500,
+                page_clock=False,
+                timeout_s=10,
+                waiting_memory_mb=waiting_memory_mb,
             )
         )
         try:

@@ -96,3 +96,30 @@ def test_a_first_slice_out_of_bounds_is_held_within_them() -> None:
     budgets = asyncio.run(run())
     assert budgets[:6] == [MAX_SLICE_MS] * 6
     assert budgets[6:] == [10]
+
+
+def test_a_held_clock_grants_nothing_until_it_is_resumed() -> None:
+    """The slot's clock tab is held between samples: no slice (a CDP round trip) while idle; the
+    pacer grants again once resumed, and a run ahead still works after a hold."""
+
+    async def run() -> tuple[int, int, int, float]:
+        chromium = _Chromium()
+        clock = _clock(chromium)
+        await clock.start()
+        await asyncio.sleep(0.1)
+        paced = len(chromium.budgets)
+        await clock.hold()
+        held_at = len(chromium.budgets)
+        await asyncio.sleep(0.2)
+        while_held = len(chromium.budgets) - held_at
+        clock.resume()
+        await asyncio.sleep(0.1)
+        resumed = len(chromium.budgets) - held_at - while_held
+        done = await clock.advance(100)
+        clock.close()
+        return paced, while_held, resumed, done
+
+    paced, while_held, resumed, done = asyncio.run(run())
+    assert paced > 0 and resumed > 0
+    assert while_held == 0
+    assert done == 100
