@@ -49,6 +49,16 @@ def register(sub: Any) -> None:
     )
     parser.add_argument("--verbose", action="store_true", help="list every best-practice finding and check")
     parser.add_argument("--screenshots", metavar="DIR", type=Path, help="save a full-page PNG of each file here")
+    parser.add_argument(
+        "--paced-keys",
+        action="store_true",
+        help="press the keys of keyboard walks 200 ms of the page's own time apart, as a person does (slower)",
+    )
+    parser.add_argument(
+        "--wall-clock",
+        action="store_true",
+        help="wait 2 s of real time for late changes instead of running a copy of each page 30 s ahead on its clock",
+    )
     add_pool_options(parser)
     parser.set_defaults(handler=run)
 
@@ -90,7 +100,13 @@ def run(args: argparse.Namespace) -> int:
     to_render = [i for i, page in enumerate(pages) if page.problem is None]
     observations: dict[int, Observation] = {}
     if to_render:
-        settings = EvaluatorSettings(concurrency=args.concurrency, timeout_s=args.timeout, screenshots=screenshots)
+        settings = EvaluatorSettings(
+            concurrency=args.concurrency,
+            timeout_s=args.timeout,
+            screenshots=screenshots,
+            page_clock=not args.wall_clock,
+            paced_keys=args.paced_keys,
+        )
         with Evaluator(settings) as evaluator:
             found = evaluator.evaluate_many(
                 [(case, pages[i].html) for i in to_render],
