@@ -129,37 +129,49 @@ class PageClock:
             self._pacer = asyncio.ensure_future(self._pace())
 
     async def _grant(self, ms: float, *, guard: bool = False) -> None:
+        policy = {"policy": "advance", "budget": ms, "maxVirtualTimeTaskStarvationCount": _STARVATION}
         self._expired.clear()
-        sent = asyncio.ensure_future(
-            self._send(
-                "Emulation.setVirtualTimePolicy",
-                {"policy": "advance", "budget": ms, "maxVirtualTimeTaskStarvationCount": _STARVATION},
-            )
-        )
+        sent = asyncio.ensure_future(self._send("Emulation.setVirtualTimePolicy", policy))
         try:
             # A renderer busy in a script answers no command: the grant itself waits for it too.
-            await self._unstuck(sent, guard=guard)
+            while guard and not sent.done():
+                if not (await asyncio.wait({sent}, timeout=_STUCK_S))[0]:
+                    await self._stop_script()
             await sent
-            await self._unstuck(asyncio.ensure_future(self._expired.wait()), guard=guard)
         finally:
             sent.cancel()
+        while True:
+            expired = asyncio.ensure_future(self._expired.wait())
+            try:
+                if (await asyncio.wait({expired}, timeout=_STUCK_S if guard else None))[0]:
+                    break
+            finally:
+                expired.cancel()
+            # No end of the budget for a while: a script holds the renderer (time stands still
+            # inside it), or the budget went with a navigation that committed meanwhile. A renderer
+            # that answers is running no script: the budget is granted again.
+            if await self._answers():
+                self._expired.clear()
+                await self._send("Emulation.setVirtualTimePolicy", policy)
+            else:
+                await self._stop_script()
         self.virtual_ms += ms
 
-    async def _unstuck(self, waiting: asyncio.Future[Any], *, guard: bool) -> None:
-        """Wait for ``waiting``; with ``guard``, stop the page's script each time it has held the
-        renderer for :data:`_STUCK_S` meanwhile. Time stands still inside a task: a page that
-        waits for Date.now() or performance.now() to move in a loop never returns on virtual
-        time. Its script is stopped (Runtime.terminateExecution); the page goes on with its next
-        task."""
+    async def _answers(self) -> bool:
+        """Whether the page's renderer evaluates a constant within a moment (no script of the
+        page is holding it)."""
         try:
-            while guard and not waiting.done():
-                done, _ = await asyncio.wait({waiting}, timeout=_STUCK_S)
-                if not done:
-                    self.stopped_scripts += 1
-                    await self._unstick()
-            await waiting
-        finally:
-            waiting.cancel()
+            await asyncio.wait_for(self._send("Runtime.evaluate", {"expression": "0", "returnByValue": True}), 0.5)
+        except TimeoutError:
+            return False
+        return True
+
+    async def _stop_script(self) -> None:
+        """Time stands still inside a task: a page that waits for Date.now() or performance.now()
+        to move in a loop never returns on virtual time. Its script is stopped
+        (Runtime.terminateExecution); the page goes on with its next task."""
+        self.stopped_scripts += 1
+        await self._unstick()
 
     async def _pace(self) -> None:
         wall0 = virtual0 = 0.0
