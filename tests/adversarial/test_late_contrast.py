@@ -25,7 +25,7 @@ def _page(faded: str, script: str) -> str:
         f"<style>body {{ background: #fff; color: #111; }} .note {{ color: {faded}; }}</style>"
         '<style id="strong">.note { color: #222; }</style></head><body><main><h1>Opening times</h1>'
         '<p class="note">Closed on public holidays.</p></main>'
-        f"<script>setTimeout(() => {{ {script} }}, 8000);</script></body></html>"
+        f"<script>setTimeout(() => {{ {script} }}, 1500);</script></body></html>"
     )
 
 

@@ -68,7 +68,9 @@ def _shown_between(start: int, end: int, content: str) -> str:
 def _one_tab(timeout_s: float) -> Iterator[Evaluator]:
     """One slot on the page's clock, keys paced, so that every sample runs on the same tab, one
     after the other."""
-    ev = Evaluator(EvaluatorSettings(concurrency=1, waiting_slots=0, timeout_s=timeout_s, paced_keys=True))
+    ev = Evaluator(
+        EvaluatorSettings(concurrency=1, waiting_slots=0, timeout_s=timeout_s, page_clock=True, paced_keys=True)
+    )
     ev.start()
     try:
         yield ev
@@ -256,9 +258,9 @@ def test_a_dialog_that_holds_focus_only_for_machine_speed_tab_fails_containment(
     assert {c.id: c.outcome for c in twin.checks}["focus-contained"] == "pass", twin.checks
 
 
-def test_the_page_clock_is_the_default_and_keys_are_unpaced_by_default(evaluator: Evaluator) -> None:
-    assert EvaluatorSettings().page_clock and not EvaluatorSettings().paced_keys
-    obs = evaluator.evaluate(None, LATE["added-at-5s"])
+def test_the_page_clock_without_paced_keys() -> None:
+    with Evaluator(EvaluatorSettings(concurrency=1, page_clock=True)) as ev:
+        obs = ev.evaluate(None, LATE["added-at-5s"])
     assert obs.status == "ok", obs.error
     assert obs.audit.clock == "virtual" and obs.audit.input_gap_ms == 0
     assert obs.audit.horizon_ms is not None and obs.audit.horizon_ms >= PAGE_CLOCK_HORIZON_MS
@@ -285,7 +287,7 @@ def test_the_sample_page_keeps_the_wall_clock_and_its_copy_runs_in_a_context_of_
     """The run ahead happens in the slot's clock tab: the sample's own page never goes on virtual
     time (its checks, screens and walk run on the wall clock, and it is not replaced), and the
     clock tab lives in a browser context of its own, kept (paused) from one sample to the next."""
-    with Evaluator(EvaluatorSettings(concurrency=1, waiting_slots=0, timeout_s=40)) as ev:
+    with Evaluator(EvaluatorSettings(concurrency=1, waiting_slots=0, timeout_s=40, page_clock=True)) as ev:
         dialog = DIALOG.read_text(encoding="utf-8")
         late_dialog = dialog.replace("</body>", f'<div id="late"></div><script>{_adds_at(2500, _BAD)}</script></body>')
         assert late_dialog != dialog

@@ -172,10 +172,10 @@ def test_one_renderer_per_slot_and_playwrights_own_disabled_features_are_kept() 
         last = set(switches[-1])
         assert all(set(earlier) <= last for earlier in switches[:-1]), "a Playwright upgrade disabled new features"
         assert set(DISABLED_FEATURES) == last
-        # No omnibox popup renderers and no spare: for each slot, one renderer for its page, one
-        # for its phone's page (engine/conditions.py), which stays a phone, and one for its clock
-        # tab's page (engine/late.py), which stays on the page's clock.
-        assert len(_renderers_of(browser)) == 6
+        # No omnibox popup renderers and no spare: one renderer for each slot's page and one for
+        # its phone's page (engine/conditions.py), which stays a phone (a clock tab, with
+        # page_clock, would add one more).
+        assert len(_renderers_of(browser)) == 4
 
 
 MAKE_JUNK = "let junk = []; for (let i = 0; i < 120; i++) junk.push(new Array(100000).fill(i + 0.5));"
