@@ -80,7 +80,7 @@ class ClockedPage:
     def share_origins(self, other: Self) -> None:
         raise NotImplementedError
 
-    async def _refuse(self, route: Route) -> None:
+    async def refuse(self, route: Route) -> None:
         raise NotImplementedError
 
     async def terminate_scripts(self) -> None:
@@ -179,7 +179,7 @@ class ClockedPage:
         # One origin generator for every tab of the slot: no origin is ever served twice.
         companion.share_origins(self)
         # Pages other than the tab's own (a popup) get no network either.
-        await context.route("**/*", companion._refuse)
+        await context.route("**/*", companion.refuse)
         try:
             await companion.start()
         except BaseException:

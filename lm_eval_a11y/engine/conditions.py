@@ -225,10 +225,7 @@ async def _audit_phone(auditor: _Auditor, session: Session, tab: Tab, run: Any, 
                 await auditor._audit_unchecked(on_phone, run, PHONE.label, disable=_CONTRAST_RULES)
                 await _condition_contrast(auditor, on_phone, phone, run, PHONE, difference)
     finally:
-        session.reloads_s += on_phone.reloads_s
-        session.axe_runs.extend(on_phone.axe_runs)
-        session.axe_positions.extend(on_phone.axe_positions)
-        session.coverage.extend(on_phone.coverage)
+        session.take_audits_of(on_phone)
         phone.events = EventLog()
         try:
             await asyncio.wait_for(phone.depart(), _PHONE_DEPART_S)

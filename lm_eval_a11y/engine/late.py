@@ -63,6 +63,10 @@ def _last_coverage(session: Session, coverage_of: Session | None) -> Any:
 class LateAudit(SampleSteps):
     """The late-change horizon of one sample (see :meth:`_late_audit`)."""
 
+    def _wall_horizon_s(self) -> float:
+        """The wall clock's horizon: ``late_horizon_ms``, never more than a quarter of the budget."""
+        return min(self.settings.late_horizon_ms / 1000, self.settings.timeout_s * _HORIZON_SHARE_OF_BUDGET)
+
     async def _late_audit_untouched(self, session: Session, run: SampleRun, *, started_at: float) -> None:
         """The late audit of a document no check has acted on.
 
@@ -100,7 +104,7 @@ class LateAudit(SampleSteps):
         # timer the page set for 1.5 s then still falls inside a 2 s horizon.
         lived_ms = await self._crash_aware(session, session._evaluate("performance.now()"))
         started_at = max(started_at, time.perf_counter() - float(lived_ms) / 1000)
-        horizon_s = min(self.settings.late_horizon_ms / 1000, self.settings.timeout_s * _HORIZON_SHARE_OF_BUDGET)
+        horizon_s = self._wall_horizon_s()
         # The horizon counts from the navigation to the sample (its scripts start just after). The
         # page is watched for at least a while after its first audit, however late a loaded
         # machine finished that audit: past the horizon, a page audited late would otherwise not
@@ -156,7 +160,7 @@ class LateAudit(SampleSteps):
             # time standing still inside it): the page itself is watched on the wall clock, to its
             # horizon only, so what it shows later was not audited (a page could otherwise wait
             # on its clock for a moment to keep its late failures out of the run ahead).
-            horizon_s = min(self.settings.late_horizon_ms, self.settings.page_clock_horizon_ms) / 1000
+            horizon_s = self._wall_horizon_s()
             run.unaudited.append(
                 "a script of the page waits in a loop for its clock to move, which a run ahead on the page's"
                 f" own clock cannot follow; the page was watched on the wall clock for {horizon_s:g} s only,"
@@ -213,10 +217,7 @@ class LateAudit(SampleSteps):
                 return False
             # Workers' timers and animation frames keep the wall clock: the copy, paced to the wall
             # clock from here, is watched until it has lived the wall clock's horizon too.
-            wall_horizon_s = min(
-                self.settings.late_horizon_ms / 1000, self.settings.timeout_s * _HORIZON_SHARE_OF_BUDGET
-            )
-            await self._watch_states(copy, run, deadline=loaded + wall_horizon_s, coverage_of=session)
+            await self._watch_states(copy, run, deadline=loaded + self._wall_horizon_s(), coverage_of=session)
             if diverged():
                 return False
             signals = await self._crash_aware(copy, copy.probe("lateSignals"))
@@ -233,10 +234,7 @@ class LateAudit(SampleSteps):
             await self._audit_at_horizon(copy, run, signals, coverage_of=session, changing_before=changing_before)
             return True
         finally:
-            session.reloads_s += copy.reloads_s
-            session.axe_runs.extend(copy.axe_runs)
-            session.axe_positions.extend(copy.axe_positions)
-            session.coverage.extend(copy.coverage)
+            session.take_audits_of(copy)
             clock_tab.events = EventLog()
             try:
                 await asyncio.wait_for(clock_tab.depart(), _COPY_DEPART_S)

@@ -146,7 +146,7 @@ class SlotScheduling(BrowserLifecycle):
             tab = Tab(slot.context, self._render_settings)
             # Pages other than the slot's own (popups opened by a click) get no network either;
             # the tab's page-level route answers its own requests first.
-            await slot.context.route("**/*", lambda route: self._refuse(tab, route))
+            await slot.context.route("**/*", tab.refuse)
             await tab.start()
             if self._watchdog is not None:
                 self._watchdog.refresh()  # the new context's renderer
@@ -156,12 +156,6 @@ class SlotScheduling(BrowserLifecycle):
         slot.uses += 1
         slot.tab.events = EventLog()
         return slot.tab
-
-    @staticmethod
-    async def _refuse(tab: Tab, route: Any) -> None:
-        EventLog._add(tab.events.blocked_requests, route.request.url)
-        with contextlib.suppress(Exception):  # the popup may already be gone
-            await route.abort("blockedbyclient")
 
     def _drop_context(self, slot: Slot) -> None:
         """Close the slot's context in the background: a context whose renderer is wedged can

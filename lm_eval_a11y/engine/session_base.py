@@ -88,6 +88,15 @@ class SessionBase:
         # sample's time budget (SampleRun.budget_s).
         self.reloads_s = 0.0
 
+    def take_audits_of(self, other: SessionBase) -> None:
+        """Make the audits of ``other``, a session on another tab of the slot loaded with the same
+        page (the phone's, the copy on the page's clock), this sample's: its axe runs, what they
+        could not reach, and the time of its loads (SampleRun.budget_s)."""
+        self.reloads_s += other.reloads_s
+        self.axe_runs.extend(other.axe_runs)
+        self.axe_positions.extend(other.axe_positions)
+        self.coverage.extend(other.coverage)
+
     @property
     def page(self) -> Page:
         """The Playwright page itself, for what the helpers do not cover.

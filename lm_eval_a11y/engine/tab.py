@@ -154,7 +154,8 @@ class _PageEvents:
     events: EventLog
     _pending: dict[str, str]
 
-    async def _refuse(self, route: Route) -> None:
+    async def refuse(self, route: Route) -> None:
+        """Refuse a request of another page of the tab's context (a popup), recorded in the log."""
         EventLog._add(self.events.blocked_requests, route.request.url)
         with contextlib.suppress(Exception):  # the popup may already be gone
             await route.abort("blockedbyclient")
