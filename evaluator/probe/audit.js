@@ -139,8 +139,14 @@ const STYLE_POLL_MS = 100;
 // `look`: a document already in a state no audit has seen whole counts as changed at once.
 // With `axeOptions`, a state no audit has seen whole is audited at once (runAxe), its report
 // in the answer: { ..., report, audit_ms }.
+// A look that may not wait (`ms` 0) at a state an audit has seen whole answers at once: a
+// zero-delay timer would wait for the page's next task, on its clock for the next slice granted.
 export async function nextChange(ms, settleMs, capMs, look, axeOptions) {
-  const change = look && !auditedStates.has(stateFingerprint()) ? { changed: true } : await changeWithin(ms);
+  const unseen = look && !auditedStates.has(stateFingerprint());
+  if (look && !unseen && ms <= 0) {
+    return { changed: false };
+  }
+  const change = unseen ? { changed: true } : await changeWithin(ms);
   if (!change.changed || settleMs === undefined) {
     return change;
   }

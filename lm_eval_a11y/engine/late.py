@@ -38,6 +38,10 @@ _MID_CHANGE_RULES = ("color-contrast", "color-contrast-enhanced")
 _CLOSED_POLL_S = 0.3
 _CLOSED_POLL_PAGE_MS = 1000.0
 
+# On the page's clock, a page whose announced changes keep leading to states already audited (a
+# timer toggling a class) is looked at less and less often, down to once in this much of its time.
+_LOOK_GAP_MAX_MS = 1000.0
+
 # Markup that may change the page on the frame clock (the wall clock), which the page's virtual
 # clock does not run ahead: animation frames, SVG (SMIL) animations, a marquee. (Running CSS
 # animations and transitions are seen in the page itself.)
@@ -306,12 +310,17 @@ class LateAudit(SampleSteps):
         started = time.perf_counter()
         rests_until = 0.0
         closed = await self._closed_baseline(session, coverage_of=coverage_of)
-        # Whether the page may be in a state not looked at without having announced it: at the
-        # start, and after a rest (run ahead unwatched). Otherwise it is looked at only after
-        # announcing a change; until then the announcement stays armed, the state is the one last
-        # looked at (but for closed shadow roots, counted), and the slices keep their length.
+        # Whether the page may be in a state not looked at without having announced it: only at
+        # the start. Otherwise it is looked at only after announcing a change (the announcement
+        # stays armed through a rest too); until then the state is the one last looked at (but
+        # for closed shadow roots, counted), and the slices keep their length.
         unlooked = True
         slice_ms = FIRST_SLICE_MS
+        # A page that keeps returning to states already audited is looked at less and less
+        # often: after a change it announced led to no new state, the next look waits twice as
+        # long as the last such wait (from FIRST_SLICE_MS up to _LOOK_GAP_MAX_MS); a new state
+        # resets it. Each look costs wall time, and a run ahead has little of it.
+        look_gap_ms = FIRST_SLICE_MS
         while (left := horizon_ms - tab.page_time_ms) > 0 and not stop():
             wall_left = wall_limit_s - (time.perf_counter() - started)
             if wall_left <= 0:
@@ -319,7 +328,8 @@ class LateAudit(SampleSteps):
             changed: asyncio.Event | None = None
             if run.states_audited < _CHANGING_STATES and tab.page_time_ms >= rests_until:
                 looked = time.perf_counter()
-                if unlooked or tab.page_changed.is_set():
+                announced = not unlooked and tab.page_changed.is_set()
+                if unlooked or announced:
                     position, session.position = session.position, -1
                     state = await self._crash_aware(
                         session, session.next_state(0, look=True, audit="changing", disable=_MID_CHANGE_RULES)
@@ -339,6 +349,10 @@ class LateAudit(SampleSteps):
                     run.states_audited += 1
                     took_ms = (time.perf_counter() - looked) * 1000
                     rests_until = tab.page_time_ms + took_ms * (1 - _CHANGING_DUTY) / _CHANGING_DUTY
+                    look_gap_ms = FIRST_SLICE_MS
+                elif announced:
+                    rests_until = tab.page_time_ms + look_gap_ms
+                    look_gap_ms = min(look_gap_ms * 2, _LOOK_GAP_MAX_MS)
                 changed = tab.page_changed
                 left = horizon_ms - tab.page_time_ms
                 if left <= 0:
@@ -350,7 +364,7 @@ class LateAudit(SampleSteps):
             await self._crash_aware(
                 session, clock.advance(left, changed=changed, wall_limit_s=wall_left, first_slice_ms=slice_ms)
             )
-            unlooked = changed is None
+            unlooked = False
             slice_ms = clock.next_slice_ms
 
     async def _closed_baseline(self, session: Session, *, coverage_of: Session | None = None) -> int | None:

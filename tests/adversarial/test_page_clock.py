@@ -192,6 +192,30 @@ def test_a_page_that_holds_its_clock_short_of_the_horizon_is_not_audited_there(
     assert any("horizon" in reason and "not audited" in reason for reason in score.reasons), score.reasons
 
 
+# A timer toggling between two states every 50 ms of the page's time: 600 changes in 30 s.
+_TOGGLER = (
+    "const h = document.querySelector('h1'); h.className = 'off';"
+    " setInterval(() => { h.className = h.className === 'on' ? 'off' : 'on'; }, 50);"
+)
+
+
+@pytest.mark.parametrize(("content", "passes"), [(_BAD, False), (_GOOD, True)], ids=["failing", "twin"])
+def test_a_page_that_keeps_returning_to_audited_states_is_run_to_the_horizon(
+    one_tab: Evaluator, content: str, passes: bool
+) -> None:
+    """Every change a page announces stops its clock to be looked at, and a look costs wall time
+    (about 60 ms when the page settles). A page that only toggles between states already audited
+    is looked at less and less often, so an honest toggler reaches the horizon within its run
+    ahead's wall time (about 2.5 s of 10 s here; looked at on each change it took over 30 s): its
+    late failure is caught and its twin passes, instead of both falling short."""
+    obs = one_tab.evaluate(None, _page(_TOGGLER + _adds_at(25000, content)))
+    assert obs.status == "ok", obs.error
+    assert obs.audit.clock == "virtual"
+    assert obs.audit.horizon_ms is not None and obs.audit.horizon_ms >= PAGE_CLOCK_HORIZON_MS, obs.audit
+    score = score_observation(obs)
+    assert score.passed is passes, score.reasons
+
+
 def test_a_static_page_is_not_run_ahead_and_a_settled_one_gets_no_real_time_window(one_tab: Evaluator) -> None:
     static = one_tab.evaluate(None, _page("").replace("<script></script>", ""))
     assert static.audit.late_audit == "static" and static.audit.clock == "none"
