@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import sys
 import time
+from typing import Any
 
 from lm_eval_a11y.cases import Case
 from lm_eval_a11y.checks import Check, Outcome
@@ -44,6 +47,8 @@ class SampleAudit(LateAudit):
             await self._within_budget(work, run)
             return "ok", None
         except TimeoutError:
+            if os.environ.get("A11Y_DEBUG_TIMEOUTS"):
+                _print_waits(name)
             work.cancel()
             if run.session is not None and run.session.crashed.is_set():
                 return "error", self._crash_reason(run)
@@ -263,3 +268,21 @@ class SampleAudit(LateAudit):
         # Through the tab: the session's page would count as a check acting on the page.
         await tab.page.screenshot(path=str(path), full_page=True, animations="disabled", caret="hide")
         return str(path)
+
+
+def _print_waits(name: str) -> None:
+    """For debugging (``A11Y_DEBUG_TIMEOUTS=1``): where each of our tasks waits when a sample runs
+    out of its budget, printed to stderr as chains of coroutines (file, line, function)."""
+    lines = [f"[timeout] sample {name}: where each task waits"]
+    for task in asyncio.all_tasks():
+        coro: Any = task.get_coro()
+        chain = []
+        while coro is not None:
+            frame = getattr(coro, "cr_frame", None)
+            if frame is not None:
+                chain.append(f"    {frame.f_code.co_filename}:{frame.f_lineno} {frame.f_code.co_name}")
+            coro = getattr(coro, "cr_await", None)
+        if any("lm_eval_a11y" in line for line in chain):
+            lines.append(f"  task {task.get_name()}:")
+            lines.extend(chain)
+    print("\n".join(lines), file=sys.stderr, flush=True)

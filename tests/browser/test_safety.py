@@ -43,6 +43,19 @@ def test_infinite_loop_in_script_times_out(serial_evaluator: Evaluator) -> None:
     assert elapsed < BATCH_BOUND_S
 
 
+def test_a_timeout_can_print_where_the_sample_waited(
+    serial_evaluator: Evaluator, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """A11Y_DEBUG_TIMEOUTS=1 (tests/README.md): a sample that runs out of its budget prints where
+    each of our tasks waited, down to the step of the engine (here: loading the page)."""
+    monkeypatch.setenv("A11Y_DEBUG_TIMEOUTS", "1")
+    obs = serial_evaluator.evaluate(None, page("loop-in-script.html"))
+    assert obs.status == "timeout"
+    printed = capfd.readouterr().err
+    assert "[timeout] sample" in printed, printed
+    assert "sample.py" in printed and " open" in printed, printed
+
+
 def test_infinite_loop_in_click_handler_times_out_during_checks(serial_evaluator: Evaluator) -> None:
     case = fixture_case("fixtureclick")
     obs, elapsed = run_then_normal(serial_evaluator, case, page("loop-in-click.html"))
